@@ -1,0 +1,129 @@
+"""Official FEVER files and Hub ``fever`` dataset rows, turned into ``compute()`` inputs.
+
+Plain Python; not imported by the metric script, so the folder stays loadable by ``evaluate``
+alone. ``read_official`` reproduces how ``fever_score(predictions, actual)`` pairs the two files.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from os import PathLike
+from typing import Any
+
+from .scoring import DEFAULT_MAX_EVIDENCE, fever_score
+
+
+def _int_or_none(text: str) -> int | None:
+    return None if text.lower() in ("none", "null") else int(text)
+
+
+# compute() options, each with the parser of its command-line value.
+OPTIONS = {"max_evidence": _int_or_none}
+
+
+def read_jsonl(path: str | PathLike) -> list[Any]:
+    """One JSON value per line, as the official scorer reads its files (a blank line is an error)."""
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError as e:
+                raise ValueError(f"{path}, line {number}: not a JSON value ({e})") from None
+    return rows
+
+
+_PREDICTION_FIELDS = ("id", "predicted_label", "predicted_evidence")
+
+
+def read_official(
+    references: str | PathLike | None, predictions: str | PathLike
+) -> dict[str, list[dict]]:
+    """Predictions JSONL (+ optional gold JSONL, "blind" mode) → ``predictions``/``references``.
+
+    As in the official scorer, a prediction line that carries both ``label`` and ``evidence`` is
+    its own gold, and ``references`` is then not read for that line; any other line takes the
+    gold of the same line of ``references``.
+    """
+    preds = read_jsonl(predictions)
+    actual = read_jsonl(references) if references is not None else None
+    out_preds, out_refs = [], []
+    for index, row in enumerate(preds):
+        where = f"{predictions}, line {index + 1}"
+        if not isinstance(row, dict):
+            raise ValueError(f"{where}: expected a JSON object, got {row!r}")
+        out_preds.append({k: row[k] for k in _PREDICTION_FIELDS if k in row})
+        if "label" in row and "evidence" in row:
+            gold = row
+        else:
+            if actual is None:
+                raise ValueError(
+                    f"{where}: no gold 'label' and 'evidence' in the prediction, and no "
+                    f"references file was given"
+                )
+            if len(actual) != len(preds):
+                raise ValueError(
+                    f"{references} has {len(actual)} lines but {predictions} has {len(preds)}: "
+                    f"gold lines are paired with prediction lines by position"
+                )
+            gold = actual[index]
+            gold_where = f"{references}, line {index + 1}"
+            if not isinstance(gold, dict):
+                raise ValueError(f"{gold_where}: expected a JSON object, got {gold!r}")
+            for field in ("label", "evidence"):
+                if field not in gold:
+                    raise ValueError(f"{gold_where}: missing gold field {field!r}")
+        ref = {"label": gold["label"], "evidence": gold["evidence"]}
+        if "id" in gold or "id" in row:
+            ref = {"id": gold.get("id", row.get("id")), **ref}
+        out_refs.append(ref)
+    return {"predictions": out_preds, "references": out_refs}
+
+
+def score_files(
+    references: str | PathLike | None,
+    predictions: str | PathLike,
+    max_evidence: int | None = DEFAULT_MAX_EVIDENCE,
+) -> dict[str, float]:
+    """What ``taskeval score fever_score`` prints."""
+    return fever_score(**read_official(references, predictions), max_evidence=max_evidence)
+
+
+def _none_if_missing(value: Any, missing: Any) -> Any:
+    return None if value == missing else value
+
+
+def references_from_hub(rows: Iterable[Mapping]) -> list[dict]:
+    """Group rows of the Hub ``fever`` dataset (config ``v1.0``) into one reference per claim.
+
+    That dataset has one row per evidence sentence (``id``, ``label``, ``evidence_annotation_id``,
+    ``evidence_id``, ``evidence_wiki_url``, ``evidence_sentence_id``; NOT ENOUGH INFO rows carry
+    ``-1`` and ``""``). Claims keep the order of their first row; within a claim, rows sharing
+    ``(evidence_annotation_id, evidence_id)`` form one evidence group, as in the official files.
+    Each reference carries the claim ``id`` so predictions can be aligned to it.
+    """
+    claims: dict[Any, dict] = {}
+    for index, row in enumerate(rows):
+        try:
+            claim_id, label = row["id"], row["label"]
+            key = (row["evidence_annotation_id"], row["evidence_id"])
+            item = [
+                row["evidence_annotation_id"],
+                _none_if_missing(row["evidence_id"], -1),
+                _none_if_missing(row["evidence_wiki_url"], ""),
+                _none_if_missing(row["evidence_sentence_id"], -1),
+            ]
+        except (KeyError, TypeError) as e:
+            raise ValueError(f"rows[{index}]: expected a Hub fever v1.0 row, missing {e}") from None
+        claim = claims.setdefault(claim_id, {"id": claim_id, "label": label, "groups": {}})
+        if claim["label"] != label:
+            raise ValueError(
+                f"rows[{index}] (id {claim_id!r}): field 'label' is {label!r} but an earlier row "
+                f"of the same claim has {claim['label']!r}"
+            )
+        claim["groups"].setdefault(key, []).append(item)
+    return [
+        {"id": c["id"], "label": c["label"], "evidence": list(c["groups"].values())}
+        for c in claims.values()
+    ]

@@ -1,0 +1,256 @@
+"""Scoring core of ``fever_score``: the FEVER scorer (``fever-scorer`` 2.0.39) in plain Python.
+
+Two steps, usable on their own:
+
+* ``normalize_predictions`` / ``normalize_references`` check rows and turn them into compact
+  tuples, raising a ``ValueError`` that names the row, its id and the field on anything the
+  official scorer would crash on, assert on, or silently score as non-matching;
+* ``score`` computes the five official numbers from those tuples.
+
+``fever_score(predictions, references, max_evidence=5)`` does both.
+
+Exactness notes (see the metric card): labels compare with ``str.upper`` and nothing else; a
+claim is "not enough info" only when its *gold* label says so; every sum is accumulated left to
+right in row order, as the official loops do, because other summation orders move the last bit of
+the evidence precision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+NOT_ENOUGH_INFO = "NOT ENOUGH INFO"
+DEFAULT_MAX_EVIDENCE = 5
+OUTPUT_KEYS = (
+    "strict_score",
+    "label_accuracy",
+    "evidence_precision",
+    "evidence_recall",
+    "evidence_f1",
+)
+
+Sentence = tuple[Any, Any]  # (page, line); gold pages and lines may be None
+Prediction = tuple[str, list[Sentence]]
+Reference = tuple[str, list[list[Sentence]]]
+
+
+def _where(side: str, index: int, row: Any) -> str:
+    row_id = row.get("id") if isinstance(row, Mapping) else None
+    return f"{side}[{index}]" + (f" (id {row_id!r})" if row_id is not None else "")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _predicted_sentence(item: Any) -> Sentence | None:
+    """A predicted evidence item as (page, line), or None when it is malformed."""
+    if isinstance(item, Mapping):
+        if set(item) != {"page", "line"}:
+            return None
+        page, line = item["page"], item["line"]
+    elif isinstance(item, list) and len(item) == 2:
+        page, line = item
+    else:
+        return None
+    if isinstance(page, str) and _is_int(line):
+        return (page, line)
+    return None
+
+
+def _gold_sentence(item: Any) -> Sentence | None:
+    """A gold evidence item as (page, line), or None when it is malformed."""
+    if isinstance(item, Mapping):
+        if not {"page", "line"} <= set(item) <= {"annotation_id", "evidence_id", "page", "line"}:
+            return None
+        ids = [item.get("annotation_id"), item.get("evidence_id")]
+        page, line = item["page"], item["line"]
+    elif isinstance(item, list) and len(item) == 4:
+        ids = item[:2]
+        page, line = item[2], item[3]
+    else:
+        return None
+    if not all(i is None or _is_int(i) for i in ids):
+        return None
+    if (page is None or isinstance(page, str)) and (line is None or _is_int(line)):
+        return (page, line)
+    return None
+
+
+def _check_label(where: str, row: Mapping, field: str) -> str:
+    if field not in row:
+        raise ValueError(f"{where}: missing field {field!r}")
+    label = row[field]
+    if not isinstance(label, str):
+        raise ValueError(f"{where}: field {field!r} must be a string, got {label!r}")
+    return label
+
+
+def _check_row(side: str, index: int, row: Any) -> str:
+    where = _where(side, index, row)
+    if not isinstance(row, Mapping):
+        raise ValueError(f"{where}: expected a dict, got {type(row).__name__}")
+    return where
+
+
+def check_rows(rows: Any, side: str) -> None:
+    if isinstance(rows, (str, bytes, Mapping)) or not isinstance(rows, Sequence):
+        raise ValueError(f"{side} must be a list of dicts, got {type(rows).__name__}")
+
+
+def normalize_predictions(predictions: Sequence[Mapping]) -> list[Prediction]:
+    """Check prediction rows and return ``(predicted_label, [(page, line), ...])`` per row.
+
+    A row is ``{"predicted_label": str, "predicted_evidence": [...]}`` where each evidence item is
+    a ``[page, line]`` list (the official form) or a ``{"page": ..., "line": ...}`` record; page
+    is a string and line an int. Other keys (such as ``id``) are ignored.
+    """
+    check_rows(predictions, "predictions")
+    out: list[Prediction] = []
+    for index, row in enumerate(predictions):
+        where = _check_row("predictions", index, row)
+        label = _check_label(where, row, "predicted_label")
+        if "predicted_evidence" not in row:
+            raise ValueError(f"{where}: missing field 'predicted_evidence'")
+        items = row["predicted_evidence"]
+        if not isinstance(items, list):
+            raise ValueError(
+                f"{where}: field 'predicted_evidence' must be a list of [page, line] items, "
+                f"got {type(items).__name__}"
+            )
+        sentences = []
+        for position, item in enumerate(items):
+            sentence = _predicted_sentence(item)
+            if sentence is None:
+                raise ValueError(
+                    f"{where}: field 'predicted_evidence'[{position}] must be a [page, line] list "
+                    f"or a {{'page', 'line'}} record with a string page and an int line, "
+                    f"got {item!r}"
+                )
+            sentences.append(sentence)
+        out.append((label, sentences))
+    return out
+
+
+def normalize_references(references: Sequence[Mapping]) -> list[Reference]:
+    """Check reference rows and return ``(label, [[(page, line), ...], ...])`` per row.
+
+    A row is ``{"label": str, "evidence": [group, ...]}``; a group is a list of items, each an
+    official ``[annotation_id, evidence_id, page, line]`` list or a record with those keys. Pages
+    are strings or None, lines and ids ints or None ("not enough info" claims carry
+    ``[annotation_id, None, None, None]``).
+    """
+    check_rows(references, "references")
+    out: list[Reference] = []
+    for index, row in enumerate(references):
+        where = _check_row("references", index, row)
+        label = _check_label(where, row, "label")
+        if "evidence" not in row:
+            raise ValueError(f"{where}: missing field 'evidence'")
+        groups = row["evidence"]
+        if not isinstance(groups, list):
+            raise ValueError(
+                f"{where}: field 'evidence' must be a list of evidence groups, "
+                f"got {type(groups).__name__}"
+            )
+        gold_groups = []
+        for g, group in enumerate(groups):
+            if not isinstance(group, list):
+                raise ValueError(
+                    f"{where}: field 'evidence'[{g}] must be a list of evidence items, got {group!r}"
+                )
+            gold_group = []
+            for position, item in enumerate(group):
+                sentence = _gold_sentence(item)
+                if sentence is None:
+                    raise ValueError(
+                        f"{where}: field 'evidence'[{g}][{position}] must be an "
+                        f"[annotation_id, evidence_id, page, line] list (or a record with those "
+                        f"keys) with int-or-None ids and line and a string-or-None page, "
+                        f"got {item!r}"
+                    )
+                gold_group.append(sentence)
+            gold_groups.append(gold_group)
+        out.append((label, gold_groups))
+    return out
+
+
+def check_max_evidence(max_evidence: Any) -> int | None:
+    """``max_evidence`` is a slice bound: an int (0 and negatives included) or None for no cut."""
+    if max_evidence is not None and not _is_int(max_evidence):
+        raise ValueError(f"max_evidence must be an int or None, got {max_evidence!r}")
+    return max_evidence
+
+
+def check_lengths(n_predictions: int, n_references: int) -> None:
+    if n_predictions != n_references:
+        raise ValueError(
+            f"predictions and references must have the same length (rows are paired by "
+            f"position), got {n_predictions} predictions and {n_references} references"
+        )
+    if n_predictions == 0:
+        raise ValueError(
+            "predictions is empty: the FEVER scores are averages over at least one row"
+        )
+
+
+def score(
+    predictions: Sequence[Prediction],
+    references: Sequence[Reference],
+    max_evidence: int | None = DEFAULT_MAX_EVIDENCE,
+) -> dict[str, float]:
+    """The five official numbers from normalized rows (see ``normalize_*``)."""
+    check_lengths(len(predictions), len(references))
+    check_max_evidence(max_evidence)
+    strict = correct = 0.0
+    precision_sum = recall_sum = 0.0
+    verifiable = 0
+    for (predicted_label, predicted), (gold_label, groups) in zip(predictions, references):
+        kept = predicted[:max_evidence]
+        gold_upper = gold_label.upper()
+        label_ok = gold_upper == predicted_label.upper()
+        if gold_upper == NOT_ENOUGH_INFO:
+            if label_ok:
+                correct += 1.0
+                strict += 1.0
+            continue
+        kept_set = set(kept)
+        # A group is recalled only when every one of its sentences was predicted.
+        recalled = any(all(s in kept_set for s in group) for group in groups)
+        if label_ok:
+            correct += 1.0
+            if recalled:
+                strict += 1.0
+        verifiable += 1
+        if kept:
+            gold = {s for group in groups for s in group if s[1] is not None}
+            precision_sum += sum(1 for s in kept if s in gold) / len(kept)
+        else:
+            precision_sum += 1.0
+        if recalled or not groups:
+            recall_sum += 1.0
+    total = len(predictions)
+    precision = precision_sum / verifiable if verifiable else 1.0
+    recall = recall_sum / verifiable if verifiable else 0.0
+    f1 = 2.0 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+    return {
+        "strict_score": strict / total,
+        "label_accuracy": correct / total,
+        "evidence_precision": precision,
+        "evidence_recall": recall,
+        "evidence_f1": f1,
+    }
+
+
+def fever_score(
+    predictions: Sequence[Mapping],
+    references: Sequence[Mapping],
+    max_evidence: int | None = DEFAULT_MAX_EVIDENCE,
+) -> dict[str, float]:
+    """Check the rows and score them exactly as ``fever.scorer.fever_score`` 2.0.39 does."""
+    check_max_evidence(max_evidence)
+    check_rows(predictions, "predictions")
+    check_rows(references, "references")
+    check_lengths(len(predictions), len(references))
+    return score(normalize_predictions(predictions), normalize_references(references), max_evidence)
