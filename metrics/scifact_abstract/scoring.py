@@ -1,0 +1,315 @@
+"""Scoring core of ``scifact_abstract`` and ``scifact_sentence``: the SciFact leaderboard evaluator.
+
+Plain Python, shared by both metric folders (one file; the other folder holds a symlink to it).
+It reproduces allenai/scifact-evaluator ``evaluator/eval.py`` (2021-12-28) run with ``--verbose``.
+
+Rows, one per claim, paired by position and required to carry the same claim ``id``:
+
+* a prediction is ``{"id": int, "evidence": [{"doc_id": str, "label": str, "sentences": [int]}]}``,
+  one evidence entry per predicted abstract (a repeated ``doc_id`` keeps its last entry, as a
+  repeated key of an official JSON object does);
+* a reference has the same shape with one evidence entry per gold rationale: an abstract with two
+  rationales appears twice. NOT ENOUGH INFO claims have no entries.
+
+Steps, usable on their own:
+
+* ``prediction_records`` / ``reference_records`` check rows and return them in that canonical
+  shape, raising a ``ValueError`` that names the row, its claim id and the field on anything the
+  official evaluator would crash on, assert on, or silently score as non-matching;
+* ``check_pairs`` checks that both sides list the same claim ids in the same order;
+* ``count`` pools the eight official counters over canonical rows;
+* ``abstract_scores`` / ``sentence_scores`` turn them into the official P/R/F1.
+
+``scifact_scores(predictions, references)`` does all of it and returns the leaderboard's 12 numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from numbers import Integral
+from typing import Any
+
+LABELS = ("SUPPORT", "CONTRADICT")
+# The abstract-level Label+Rationale check reads at most this many predicted sentences, unless
+# every gold rationale of the abstract is longer.
+MIN_SENTENCE_CAP = 3
+ABSTRACT_KEYS = tuple(
+    f"abstract_{m}_{s}"
+    for m in ("label_only", "rationalized")
+    for s in ("precision", "recall", "f1")
+)
+SENTENCE_KEYS = tuple(
+    f"sentence_{m}_{s}" for m in ("selection", "label") for s in ("precision", "recall", "f1")
+)
+
+Record = dict[
+    str, Any
+]  # canonical row: {"id": int, "evidence": [{"doc_id", "label", "sentences"}]}
+
+
+# ---------------------------------------------------------------------------------------------
+# Validation
+
+
+def _where(side: str, index: int, row: Any) -> str:
+    row_id = row.get("id") if isinstance(row, Mapping) else None
+    return f"{side}[{index}]" + (f" (id {row_id!r})" if row_id is not None else "")
+
+
+def _is_int(value: Any) -> bool:
+    # numbers.Integral admits numpy integers; bool is an int to Python but never an index here.
+    return isinstance(value, Integral) and not isinstance(value, bool)
+
+
+def check_rows(rows: Any, side: str) -> None:
+    if isinstance(rows, (str, bytes, Mapping)) or not isinstance(rows, Sequence):
+        raise ValueError(f"{side} must be a list of dicts, got {type(rows).__name__}")
+
+
+def _field(where: str, mapping: Mapping, name: str, path: str = "") -> Any:
+    if name not in mapping:
+        raise ValueError(f"{where}: missing field {path}{name!r}")
+    return mapping[name]
+
+
+def _check_entry(where: str, j: int, entry: Any, gold: bool) -> tuple[str, str, list[int]]:
+    """One evidence entry as (doc_id, label, sentences), checked."""
+    path = f"'evidence'[{j}]"
+    if not isinstance(entry, Mapping):
+        raise ValueError(
+            f"{where}: field {path} must be a dict with 'doc_id', 'label' and 'sentences', "
+            f"got {entry!r}"
+        )
+    doc_id = _field(where, entry, "doc_id", path)
+    if not isinstance(doc_id, str):
+        raise ValueError(
+            f"{where}: field {path}['doc_id'] must be a string (doc ids are compared verbatim, "
+            f"as JSON object keys), got {doc_id!r}"
+        )
+    label = _field(where, entry, "label", path)
+    if label not in LABELS or not isinstance(label, str):
+        raise ValueError(
+            f"{where}: field {path}['label'] (doc {doc_id!r}) must be 'SUPPORT' or 'CONTRADICT', "
+            f"got {label!r}" + ("" if gold else " (leave out abstracts predicted NOT ENOUGH INFO)")
+        )
+    sentences = _field(where, entry, "sentences", path)
+    if not isinstance(sentences, (list, tuple)):
+        raise ValueError(
+            f"{where}: field {path}['sentences'] (doc {doc_id!r}) must be a list of sentence "
+            f"indices, got {sentences!r}"
+        )
+    for position, s in enumerate(sentences):
+        if not _is_int(s) or s < 0:
+            raise ValueError(
+                f"{where}: field {path}['sentences'][{position}] (doc {doc_id!r}) must be a "
+                f"non-negative int sentence index, got {s!r}"
+            )
+    if gold:
+        if not sentences:
+            raise ValueError(
+                f"{where}: field {path}['sentences'] (doc {doc_id!r}) is empty: a gold rationale "
+                f"needs at least one sentence"
+            )
+        if len(set(sentences)) != len(sentences):
+            raise ValueError(
+                f"{where}: field {path}['sentences'] (doc {doc_id!r}) lists a sentence twice: "
+                f"{list(sentences)!r}"
+            )
+    return doc_id, label, [int(s) for s in sentences]
+
+
+def _check_row(side: str, index: int, row: Any) -> tuple[str, int, Sequence]:
+    where = _where(side, index, row)
+    if not isinstance(row, Mapping):
+        raise ValueError(f"{where}: expected a dict with 'id' and 'evidence', got {row!r}")
+    claim_id = _field(where, row, "id")
+    if not _is_int(claim_id):
+        raise ValueError(f"{where}: field 'id' must be an int claim id, got {claim_id!r}")
+    evidence = _field(where, row, "evidence")
+    if not isinstance(evidence, (list, tuple)):
+        raise ValueError(
+            f"{where}: field 'evidence' must be a list of {{'doc_id', 'label', 'sentences'}} "
+            f"entries, got {evidence!r}"
+        )
+    return where, int(claim_id), evidence
+
+
+def prediction_records(rows: Sequence[Mapping], side: str = "predictions") -> list[Record]:
+    """Check prediction rows; return them canonical, one entry per predicted abstract.
+
+    A repeated ``doc_id`` keeps the position of its first entry and the content of its last, as
+    Python's ``json`` does with a repeated key of the official ``evidence`` object.
+    """
+    check_rows(rows, side)
+    out = []
+    for index, row in enumerate(rows):
+        where, claim_id, evidence = _check_row(side, index, row)
+        docs: dict[str, Record] = {}
+        for j, entry in enumerate(evidence):
+            doc_id, label, sentences = _check_entry(where, j, entry, gold=False)
+            docs[doc_id] = {"doc_id": doc_id, "label": label, "sentences": sentences}
+        out.append({"id": claim_id, "evidence": list(docs.values())})
+    return out
+
+
+def reference_records(rows: Sequence[Mapping], side: str = "references") -> list[Record]:
+    """Check reference rows; return them canonical, one entry per gold rationale.
+
+    The official evaluator gives each gold abstract the label of its first rationale and stops on
+    conflicting labels; it asserts when a predicted sentence lies in two rationales of one
+    abstract. Both are errors here, whatever is predicted.
+    """
+    check_rows(rows, side)
+    out = []
+    for index, row in enumerate(rows):
+        where, claim_id, evidence = _check_row(side, index, row)
+        entries = []
+        labels: dict[str, tuple[int, str]] = {}
+        owner: dict[tuple[str, int], int] = {}
+        for j, entry in enumerate(evidence):
+            doc_id, label, sentences = _check_entry(where, j, entry, gold=True)
+            first, first_label = labels.setdefault(doc_id, (j, label))
+            if label != first_label:
+                raise ValueError(
+                    f"{where}: field 'evidence'[{j}]['label'] of doc {doc_id!r} is {label!r} but "
+                    f"'evidence'[{first}] of the same doc is {first_label!r}: one abstract has "
+                    f"one label"
+                )
+            for s in sentences:
+                other = owner.setdefault((doc_id, s), j)
+                if other != j:
+                    raise ValueError(
+                        f"{where}: field 'evidence'[{j}]['sentences'] of doc {doc_id!r}: sentence "
+                        f"{s} is already in rationale 'evidence'[{other}]; rationales of one "
+                        f"abstract must not share sentences"
+                    )
+            entries.append({"doc_id": doc_id, "label": label, "sentences": sentences})
+        out.append({"id": claim_id, "evidence": entries})
+    return out
+
+
+def check_pairs(predictions: Sequence[Record], references: Sequence[Record]) -> None:
+    """The official evaluator scores only when both files list the same claim ids in order."""
+    for index, (pred, ref) in enumerate(zip(predictions, references)):
+        if pred["id"] != ref["id"]:
+            raise ValueError(
+                f"predictions[{index}] (id {pred['id']!r}): field 'id' does not match "
+                f"references[{index}] (id {ref['id']!r}); both must list the same claims in the "
+                f"same order"
+            )
+    if len(predictions) != len(references):
+        n = min(len(predictions), len(references))
+        extra = predictions[n] if len(predictions) > n else references[n]
+        side = "predictions" if len(predictions) > n else "references"
+        raise ValueError(
+            f"predictions and references must have the same length (one row per claim, paired "
+            f"by position), got {len(predictions)} predictions and {len(references)} references; "
+            f"{side}[{n}] (id {extra['id']!r}) has no counterpart"
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Counting and scores
+
+
+@dataclass
+class Counts:
+    """The official evaluator's counters, pooled over all claims (micro averages)."""
+
+    abstract_relevant: int = 0
+    abstract_retrieved: int = 0
+    abstract_label_only: int = 0
+    abstract_rationalized: int = 0
+    sentence_relevant: int = 0
+    sentence_retrieved: int = 0
+    sentence_selection: int = 0
+    sentence_label: int = 0
+
+
+def _gold_docs(evidence: Sequence[Record]) -> dict[str, tuple[str, list[frozenset]]]:
+    """doc_id -> (label of its first rationale, its rationales as sets)."""
+    docs: dict[str, tuple[str, list[frozenset]]] = {}
+    for entry in evidence:
+        docs.setdefault(entry["doc_id"], (entry["label"], []))[1].append(
+            frozenset(entry["sentences"])
+        )
+    return docs
+
+
+def count(predictions: Sequence[Record], references: Sequence[Record]) -> Counts:
+    """Pool the eight counters over canonical, checked rows (see ``*_records``, ``check_pairs``)."""
+    c = Counts()
+    for pred, ref in zip(predictions, references):
+        gold = _gold_docs(ref["evidence"])
+        c.abstract_relevant += len(gold)
+        c.sentence_relevant += sum(len(e["sentences"]) for e in ref["evidence"])
+        for entry in pred["evidence"]:
+            listed = entry["sentences"]
+            c.abstract_retrieved += 1
+            c.sentence_retrieved += len(listed)  # duplicates count, nothing is cut
+            if entry["doc_id"] not in gold:
+                continue
+            gold_label, rationales = gold[entry["doc_id"]]
+            label_ok = entry["label"] == gold_label
+            # Sentence level: a sentence earns credit only when its whole rationale is predicted.
+            predicted = set(listed)
+            selected = sum(len(r) for r in rationales if r <= predicted)
+            c.sentence_selection += selected
+            if label_ok:
+                c.sentence_label += selected
+                c.abstract_label_only += 1
+                # Abstract level: a whole rationale among the first k sentences, in list order.
+                k = max(MIN_SENTENCE_CAP, min(len(r) for r in rationales))
+                head = set(listed[:k])
+                if any(r <= head for r in rationales):
+                    c.abstract_rationalized += 1
+    return c
+
+
+def _div(a: float, b: float) -> float:
+    return 0.0 if b == 0 else a / b
+
+
+def _prf(prefix: str, correct: int, retrieved: int, relevant: int) -> dict[str, float]:
+    # F1 from the float precision and recall, division last: 2c/(ret+rel) differs in the last bit.
+    precision = _div(correct, retrieved)
+    recall = _div(correct, relevant)
+    f1 = _div(2 * precision * recall, precision + recall)
+    return {f"{prefix}_precision": precision, f"{prefix}_recall": recall, f"{prefix}_f1": f1}
+
+
+def abstract_scores(c: Counts) -> dict[str, float]:
+    """The six abstract-level numbers (Label-Only, Label+Rationale) in the leaderboard's order."""
+    return {
+        **_prf(
+            "abstract_label_only", c.abstract_label_only, c.abstract_retrieved, c.abstract_relevant
+        ),
+        **_prf(
+            "abstract_rationalized",
+            c.abstract_rationalized,
+            c.abstract_retrieved,
+            c.abstract_relevant,
+        ),
+    }
+
+
+def sentence_scores(c: Counts) -> dict[str, float]:
+    """The six sentence-level numbers (Selection-Only, Selection+Label) in the leaderboard's order."""
+    return {
+        **_prf(
+            "sentence_selection", c.sentence_selection, c.sentence_retrieved, c.sentence_relevant
+        ),
+        **_prf("sentence_label", c.sentence_label, c.sentence_retrieved, c.sentence_relevant),
+    }
+
+
+def scifact_scores(
+    predictions: Sequence[Mapping], references: Sequence[Mapping]
+) -> dict[str, float]:
+    """Check the rows and return the leaderboard's 12 numbers, as ``eval.py --verbose`` writes them."""
+    preds = prediction_records(predictions)
+    refs = reference_records(references)
+    check_pairs(preds, refs)
+    c = count(preds, refs)
+    return {**abstract_scores(c), **sentence_scores(c)}
