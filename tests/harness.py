@@ -8,8 +8,10 @@ invalid input). Nothing else needs to be copied.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import importlib
+import io
 import json
 import math
 import random
@@ -111,6 +113,16 @@ def assert_same(actual: Any, expected: Any, where: str = "result") -> None:
         assert isinstance(actual, float) and math.isnan(actual), f"{where}: {actual!r} is not NaN"
     else:
         assert actual == expected, f"{where}: {actual!r} != official {expected!r}"
+
+
+def run_cli(argv: list[str]) -> tuple[int, str, str]:
+    """Run ``taskeval`` in this process; returns (exit code, stdout, stderr)."""
+    from taskeval.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    return code, out.getvalue(), err.getvalue()
 
 
 def snapshot(value: Any) -> Any:

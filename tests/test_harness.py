@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import doctest
 import inspect
-import io
 import json
 import os
 import random
@@ -15,10 +13,10 @@ import uuid
 from pathlib import Path
 
 import pytest
-from harness import PARITY, REPO, assert_plain, assert_same, entries, snapshot
 
 import taskeval
-from taskeval.cli import main as cli_main
+
+from harness import PARITY, REPO, assert_plain, assert_same, entries, run_cli, snapshot
 
 ENTRIES = {e.name: e for e in entries()}
 _loaded: dict = {}
@@ -106,13 +104,6 @@ def test_parity(name, case):
         raise
     assert_plain(result)
     assert_same(result, case.expected)
-
-
-def run_cli(argv: list[str]) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli_main(argv)
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.mark.parametrize("name,case", PARITY_PARAMS)

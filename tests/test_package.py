@@ -9,9 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_harness import run_cli
 
 import taskeval
+
+from harness import run_cli
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
