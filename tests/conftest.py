@@ -4,12 +4,15 @@ evaluate reads its cache locations and ``HF_EVALUATE_OFFLINE`` when it is first 
 imports the ``evaluate_modules`` package once, so both are fixed here, before any test imports it.
 """
 
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
 
 _RUN_CACHE = tempfile.mkdtemp(prefix="taskeval-tests-")
+atexit.register(shutil.rmtree, _RUN_CACHE, ignore_errors=True)
 for _var, _sub in (
     ("HF_HOME", "hf"),
     ("HF_MODULES_CACHE", "modules"),
