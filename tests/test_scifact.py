@@ -1,0 +1,357 @@
+"""scifact_abstract / scifact_sentence: the shared folders, combine, rules the parity corpus does not
+pin, the official-file readers and the Hub-rows helper."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+
+import evaluate
+import numpy as np
+import pytest
+from scifact_cases import ABSTRACT_KEYS, SENTENCE_KEYS, random_rows
+
+import taskeval
+from taskeval._metrics.scifact_abstract.scoring import scifact_scores
+
+from harness import PARITY, REPO, read_json
+
+CASES = PARITY / "scifact" / "cases"
+needs_corpus = pytest.mark.skipif(
+    not CASES.is_dir() and not os.environ.get("CI"), reason="parity corpus absent"
+)
+
+CLAIM_52_GOLD = {
+    "id": 52,
+    "evidence": [
+        {"doc_id": "11", "label": "SUPPORT", "sentences": [0, 1]},
+        {"doc_id": "11", "label": "SUPPORT", "sentences": [11]},
+        {"doc_id": "15", "label": "SUPPORT", "sentences": [4]},
+    ],
+}
+CLAIM_52_PRED = {
+    "id": 52,
+    "evidence": [
+        {"doc_id": "11", "label": "SUPPORT", "sentences": [1, 11, 13]},
+        {"doc_id": "16", "label": "CONTRADICT", "sentences": [18, 20]},
+    ],
+}
+CLAIM_52_SCORES = {
+    **dict.fromkeys(ABSTRACT_KEYS, 0.5),
+    "sentence_selection_precision": 0.2,
+    "sentence_selection_recall": 0.25,
+    "sentence_selection_f1": 0.22222222222222224,
+    "sentence_label_precision": 0.2,
+    "sentence_label_recall": 0.25,
+    "sentence_label_f1": 0.22222222222222224,
+}
+
+
+@pytest.fixture(scope="module")
+def both():
+    return evaluate.combine([taskeval.load("scifact_abstract"), taskeval.load("scifact_sentence")])
+
+
+def _one(gold_evidence: list, predicted_evidence: list) -> dict:
+    return scifact_scores(
+        [{"id": 1, "evidence": predicted_evidence}], [{"id": 1, "evidence": gold_evidence}]
+    )
+
+
+def _doc(sentences, label="SUPPORT", doc_id="9") -> dict:
+    return {"doc_id": doc_id, "label": label, "sentences": sentences}
+
+
+# --- the two folders share one core and one reader --------------------------------------------
+
+
+@pytest.mark.parametrize("module", ["scoring.py", "inputs.py"])
+def test_sentence_folder_links_to_the_abstract_sources(module):
+    link = REPO / "metrics" / "scifact_sentence" / module
+    assert link.is_symlink()
+    assert os.readlink(link) == f"../scifact_abstract/{module}"
+    assert link.resolve() == (REPO / "metrics" / "scifact_abstract" / module).resolve()
+    assert not (REPO / "metrics" / "scifact_abstract" / module).is_symlink()
+
+
+@pytest.mark.parametrize("name", ["scifact_abstract", "scifact_sentence"])
+def test_evaluate_load_of_each_folder_by_path(name):
+    metric = evaluate.load(str(REPO / "metrics" / name))
+    result = metric.compute(predictions=[CLAIM_52_PRED], references=[CLAIM_52_GOLD])
+    keys = ABSTRACT_KEYS if name == "scifact_abstract" else SENTENCE_KEYS
+    assert list(result) == keys
+    assert result == {k: CLAIM_52_SCORES[k] for k in keys}
+
+
+@needs_corpus
+def test_combine_gives_the_leaderboard_numbers_of_a_real_case(both):
+    case = CASES / "dev_multivers_covidfact_ckpt"
+    inputs = taskeval.read_official(
+        "scifact_abstract", references=case / "gold.jsonl", predictions=case / "predictions.jsonl"
+    )
+    result = both.compute(**inputs)
+    expected = read_json(case / "expected.json")
+    assert list(result) == list(expected)
+    assert result == expected
+
+
+def test_compute_equals_the_core_on_random_claims(both):
+    inputs = random_rows(random.Random(11), 400)
+    assert both.compute(**inputs) == scifact_scores(**inputs)
+
+
+def test_score_files_prints_each_metric_its_six_keys(tmp_path):
+    gold, pred = tmp_path / "gold.jsonl", tmp_path / "pred.jsonl"
+    official_gold = {
+        "id": 52,
+        "claim": "c",
+        "evidence": {
+            "11": [
+                {"sentences": [0, 1], "label": "SUPPORT"},
+                {"sentences": [11], "label": "SUPPORT"},
+            ],
+            "15": [{"sentences": [4], "label": "SUPPORT"}],
+        },
+        "cited_doc_ids": [11, 15],
+    }
+    official_pred = {
+        "id": 52,
+        "evidence": {
+            "11": {"sentences": [1, 11, 13], "label": "SUPPORT"},
+            "16": {"sentences": [18, 20], "label": "CONTRADICT", "label_probs": [0.1, 0.9]},
+        },
+    }
+    gold.write_text(json.dumps(official_gold) + "\n", encoding="utf-8")
+    pred.write_text(json.dumps(official_pred) + "\n", encoding="utf-8")
+    inputs = taskeval.read_official("scifact_sentence", references=gold, predictions=pred)
+    assert inputs == {"predictions": [CLAIM_52_PRED], "references": [CLAIM_52_GOLD]}
+    for name, keys in (("scifact_abstract", ABSTRACT_KEYS), ("scifact_sentence", SENTENCE_KEYS)):
+        printed = taskeval.score_files(name, references=gold, predictions=pred)
+        assert list(printed) == keys
+        assert printed == {k: CLAIM_52_SCORES[k] for k in keys}
+
+
+# --- rules of the spec ---------------------------------------------------------------------------
+
+
+def test_worked_example_and_f1_from_float_precision_and_recall():
+    scores = _one(CLAIM_52_GOLD["evidence"], CLAIM_52_PRED["evidence"])
+    assert scores == CLAIM_52_SCORES
+    assert scores["sentence_selection_f1"] != 2 / 9
+
+
+def test_cut_is_raised_to_the_smallest_rationale_when_all_are_longer_than_three():
+    long_only = [_doc([2, 3, 4, 5])]
+    assert _one(long_only, [_doc([5, 4, 3, 2])])["abstract_rationalized_f1"] == 1.0
+    assert _one(long_only, [_doc([9, 2, 3, 4, 5])])["abstract_rationalized_f1"] == 0.0
+    two_long = [_doc([1, 2, 3, 4, 5]), _doc([6, 7, 8, 9])]
+    assert _one(two_long, [_doc([6, 7, 8, 9, 1])])["abstract_rationalized_f1"] == 1.0
+    # One short rationale keeps the cut at 3, even though the 4-sentence one is fully predicted.
+    with_short = [_doc([1, 2, 3, 4]), _doc([7])]
+    scores = _one(with_short, [_doc([1, 2, 3, 4])])
+    assert scores["abstract_rationalized_f1"] == 0.0
+    assert scores["sentence_selection_recall"] == 0.8
+
+
+def test_duplicates_use_up_cut_slots_and_count_as_retrieved():
+    scores = _one([_doc([4])], [_doc([3, 3, 3, 4])])
+    assert scores["abstract_label_only_f1"] == 1.0
+    assert scores["abstract_rationalized_f1"] == 0.0
+    assert scores["sentence_selection_precision"] == 0.25
+    assert scores["sentence_selection_recall"] == 1.0
+
+
+def test_wrong_label_keeps_selection_credit_only():
+    scores = _one([_doc([1, 2])], [_doc([2, 1], label="CONTRADICT")])
+    assert scores["sentence_selection_recall"] == 1.0
+    assert scores["sentence_label_recall"] == 0.0
+    assert scores["abstract_label_only_recall"] == scores["abstract_rationalized_recall"] == 0.0
+
+
+def test_a_repeated_predicted_doc_keeps_its_last_entry():
+    last = _one([_doc([1])], [_doc([1]), _doc([7], label="CONTRADICT")])
+    assert last == _one([_doc([1])], [_doc([7], label="CONTRADICT")])
+    first = _one([_doc([1])], [_doc([7], label="CONTRADICT"), _doc([1])])
+    assert first == _one([_doc([1])], [_doc([1])])
+
+
+def test_doc_ids_are_compared_verbatim():
+    scores = _one([_doc([3], doc_id="1200")], [_doc([3], doc_id="01200")])
+    assert scores == dict.fromkeys(ABSTRACT_KEYS + SENTENCE_KEYS, 0.0)
+
+
+def test_no_claims_or_no_evidence_gives_zeros(both):
+    zeros = dict.fromkeys(ABSTRACT_KEYS + SENTENCE_KEYS, 0.0)
+    assert both.compute(predictions=[], references=[]) == zeros
+    nei = [{"id": 1, "evidence": []}, {"id": 6, "evidence": []}]
+    assert both.compute(predictions=nei, references=nei) == zeros
+    fp = [{"id": 1, "evidence": [_doc([0, 1])]}, {"id": 6, "evidence": []}]
+    assert both.compute(predictions=fp, references=nei) == zeros
+
+
+def test_tuples_and_numpy_integers_are_accepted(both):
+    pred = {"id": np.int64(52), "evidence": tuple(CLAIM_52_PRED["evidence"])}
+    gold = {
+        "id": 52,
+        "evidence": [
+            {**e, "sentences": tuple(np.int32(s) for s in e["sentences"])}
+            for e in CLAIM_52_GOLD["evidence"]
+        ],
+    }
+    assert both.compute(predictions=[pred], references=[gold]) == CLAIM_52_SCORES
+
+
+def test_add_checks_each_row_before_encoding():
+    metric = taskeval.load("scifact_sentence")
+    bad = {"id": 8, "evidence": [_doc(["1"])]}
+    with pytest.raises(ValueError, match=r"prediction\[0\] \(id 8\): field 'evidence'\[0\]"):
+        metric.add(prediction=bad, reference={"id": 8, "evidence": []})
+    with pytest.raises(ValueError, match="does not match"):
+        metric.add(prediction={"id": 8, "evidence": []}, reference={"id": 9, "evidence": []})
+
+
+# --- official-file readers ------------------------------------------------------------------------
+
+_GOLD_LINE = '{"id": 1, "evidence": {"11": [{"sentences": [1], "label": "SUPPORT"}]}}'
+_PRED_LINE = '{"id": 1, "evidence": {"11": {"sentences": [1], "label": "SUPPORT"}}}'
+
+
+@pytest.mark.parametrize(
+    "gold,pred,fragments",
+    [
+        ("{not json", _PRED_LINE, ["gold.jsonl, line 1", "not a JSON value"]),
+        (_GOLD_LINE + "\n\n" + _GOLD_LINE, _PRED_LINE, ["gold.jsonl, line 2"]),
+        ("[1, 2]", _PRED_LINE, ["gold.jsonl, line 1", "JSON object"]),
+        ('{"id": 1}', _PRED_LINE, ["gold.jsonl, line 1", "'evidence'"]),
+        (_GOLD_LINE, '{"evidence": {}}', ["pred.jsonl, line 1", "'id'"]),
+        (_GOLD_LINE, '{"id": 1, "evidence": []}', ["pred.jsonl, line 1 (id 1)", "'evidence'"]),
+        ('{"id": 1, "evidence": {"11": []}}', _PRED_LINE, ["line 1 (id 1)", "'evidence'['11']"]),
+        (
+            '{"id": 1, "evidence": {"11": [{"sentences": [1]}]}}',
+            _PRED_LINE,
+            ["gold.jsonl, line 1 (id 1)", "'evidence'['11'][0]", "'label'"],
+        ),
+        (
+            _GOLD_LINE,
+            '{"id": 1, "evidence": {"11": {"label": "SUPPORT"}}}',
+            ["pred.jsonl, line 1 (id 1)", "'evidence'['11']", "'sentences'"],
+        ),
+    ],
+)
+def test_read_official_names_file_line_and_field(tmp_path, gold, pred, fragments):
+    (tmp_path / "gold.jsonl").write_text(gold + "\n", encoding="utf-8")
+    (tmp_path / "pred.jsonl").write_text(pred + "\n", encoding="utf-8")
+    with pytest.raises(ValueError) as info:
+        taskeval.read_official(
+            "scifact_abstract",
+            references=tmp_path / "gold.jsonl",
+            predictions=tmp_path / "pred.jsonl",
+        )
+    for fragment in fragments:
+        assert fragment in str(info.value)
+
+
+def test_read_official_needs_the_gold_file(tmp_path):
+    (tmp_path / "pred.jsonl").write_text(_PRED_LINE + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="gold"):
+        taskeval.read_official("scifact_sentence", predictions=tmp_path / "pred.jsonl")
+
+
+def test_read_official_keeps_the_last_of_a_repeated_doc_key(tmp_path):
+    (tmp_path / "gold.jsonl").write_text(_GOLD_LINE + "\n", encoding="utf-8")
+    pred = '{"id": 1, "evidence": {"11": {"sentences": [9], "label": "SUPPORT"}, "11": {"sentences": [1], "label": "CONTRADICT"}}}'
+    (tmp_path / "pred.jsonl").write_text(pred + "\n", encoding="utf-8")
+    inputs = taskeval.read_official(
+        "scifact_abstract", references=tmp_path / "gold.jsonl", predictions=tmp_path / "pred.jsonl"
+    )
+    assert inputs["predictions"][0]["evidence"] == [_doc([1], "CONTRADICT", "11")]
+
+
+# --- Hub rows (allenai/scifact, config "claims": one row per gold rationale) --------------------
+
+
+def _hub(claim_id, doc_id="", label="", sentences=(), cited=(11, 15)) -> dict:
+    return {
+        "id": claim_id,
+        "claim": f"claim {claim_id}",
+        "evidence_doc_id": doc_id,
+        "evidence_label": label,
+        "evidence_sentences": None if sentences is None else list(sentences),
+        "cited_doc_ids": list(cited),
+    }
+
+
+HUB_ROWS = [
+    _hub(52, "11", "SUPPORT", [0, 1]),
+    _hub(52, "11", "SUPPORT", [11]),
+    _hub(52, "15", "SUPPORT", [4]),
+    _hub(53, cited=[7]),
+    _hub(54, "7", "CONTRADICT", [2], cited=[7]),
+]
+
+
+def test_references_from_hub_groups_rationale_rows_by_claim():
+    refs = taskeval.references_from_hub("scifact_abstract", HUB_ROWS)
+    assert refs == [
+        CLAIM_52_GOLD,
+        {"id": 53, "evidence": []},
+        {"id": 54, "evidence": [_doc([2], "CONTRADICT", "7")]},
+    ]
+    preds = [CLAIM_52_PRED, {"id": 53, "evidence": []}, {"id": 54, "evidence": []}]
+    scores = scifact_scores(preds, refs)
+    assert scores["abstract_label_only_precision"] == 0.5
+    assert scores["abstract_label_only_recall"] == 1 / 3
+    assert scores["sentence_selection_recall"] == 0.2
+    assert taskeval.references_from_hub("scifact_sentence", HUB_ROWS) == refs
+
+
+def test_references_from_hub_keeps_claim_order_when_rows_interleave():
+    rows = [HUB_ROWS[0], HUB_ROWS[3], HUB_ROWS[1], HUB_ROWS[2]]
+    refs = taskeval.references_from_hub("scifact_abstract", rows)
+    assert refs == [CLAIM_52_GOLD, {"id": 53, "evidence": []}]
+
+
+@pytest.mark.parametrize(
+    "rows,fragments",
+    [
+        ([{"id": 1, "claim": "c"}], ["rows[0]", "evidence_doc_id"]),
+        ([_hub(1, cited=[])], ["rows[0] (id 1)", "test split"]),
+        ([_hub(1, "", "SUPPORT", [])], ["rows[0] (id 1)", "'evidence_doc_id' is empty"]),
+        ([_hub(1), _hub(1, "11", "SUPPORT", [1])], ["rows[1] (id 1)", "NOT ENOUGH INFO"]),
+        ([_hub(1, "11", "SUPPORT", None)], ["rows[0] (id 1)", "'evidence_sentences'"]),
+        (["not a row"], ["rows[0]"]),
+    ],
+)
+def test_references_from_hub_errors(rows, fragments):
+    with pytest.raises(ValueError) as info:
+        taskeval.references_from_hub("scifact_abstract", rows)
+    for fragment in fragments:
+        assert fragment in str(info.value)
+
+
+@needs_corpus
+def test_hub_rows_built_from_the_real_dev_gold_score_like_the_official_file():
+    case = CASES / "dev_multivers_healthver_ckpt"
+    rows = []
+    for line in (case / "gold.jsonl").read_text(encoding="utf-8").splitlines():
+        claim = json.loads(line)
+        if not claim["evidence"]:
+            rows.append(_hub(claim["id"], cited=claim["cited_doc_ids"]))
+        for doc_id, rationales in claim["evidence"].items():
+            for r in rationales:
+                rows.append(_hub(claim["id"], doc_id, r["label"], r["sentences"]))
+    assert len(rows) == 450  # the Hub's validation split has 450 rows
+    refs = taskeval.references_from_hub("scifact_abstract", rows)
+    inputs = taskeval.read_official(
+        "scifact_abstract", references=case / "gold.jsonl", predictions=case / "predictions.jsonl"
+    )
+    assert refs == inputs["references"]
+    assert scifact_scores(inputs["predictions"], refs) == read_json(case / "expected.json")
+
+
+def test_each_folder_has_the_contract_files():
+    for name in ("scifact_abstract", "scifact_sentence"):
+        files = {p.name for p in Path(taskeval.metric_dir(name)).iterdir()}
+        assert files >= {f"{name}.py", "scoring.py", "inputs.py", "README.md", "requirements.txt"}
