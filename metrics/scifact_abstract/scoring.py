@@ -43,23 +43,34 @@ SENTENCE_KEYS = tuple(
     f"sentence_{m}_{s}" for m in ("selection", "label") for s in ("precision", "recall", "f1")
 )
 
-Record = dict[
-    str, Any
-]  # canonical row: {"id": int, "evidence": [{"doc_id", "label", "sentences"}]}
+# A canonical row: {"id": int, "evidence": [{"doc_id": str, "label": str, "sentences": [int]}]}.
+Record = dict[str, Any]
 
 
 # ---------------------------------------------------------------------------------------------
-# Validation
+# Validation. Fast checks first (exact builtin types); the row's description is only built for an
+# error message, so checking costs little next to counting.
+
+Where = tuple[str, int, Any]  # (side, row index, row)
 
 
-def _where(side: str, index: int, row: Any) -> str:
+def _where(at: Where) -> str:
+    side, index, row = at
     row_id = row.get("id") if isinstance(row, Mapping) else None
     return f"{side}[{index}]" + (f" (id {row_id!r})" if row_id is not None else "")
 
 
 def _is_int(value: Any) -> bool:
     # numbers.Integral admits numpy integers; bool is an int to Python but never an index here.
-    return isinstance(value, Integral) and not isinstance(value, bool)
+    return type(value) is int or (isinstance(value, Integral) and not isinstance(value, bool))
+
+
+def _is_list(value: Any) -> bool:
+    return type(value) is list or isinstance(value, (list, tuple))
+
+
+def _is_dict(value: Any) -> bool:
+    return type(value) is dict or isinstance(value, Mapping)
 
 
 def check_rows(rows: Any, side: str) -> None:
@@ -67,72 +78,79 @@ def check_rows(rows: Any, side: str) -> None:
         raise ValueError(f"{side} must be a list of dicts, got {type(rows).__name__}")
 
 
-def _field(where: str, mapping: Mapping, name: str, path: str = "") -> Any:
+def _field(at: Where, mapping: Mapping, name: str, path: str = "") -> Any:
     if name not in mapping:
-        raise ValueError(f"{where}: missing field {path}{name!r}")
+        raise ValueError(f"{_where(at)}: missing field {path}{name!r}")
     return mapping[name]
 
 
-def _check_entry(where: str, j: int, entry: Any, gold: bool) -> tuple[str, str, list[int]]:
-    """One evidence entry as (doc_id, label, sentences), checked."""
-    path = f"'evidence'[{j}]"
-    if not isinstance(entry, Mapping):
+def _sentence_list(at: Where, path: str, doc_id: str, sentences: Any) -> list[int]:
+    if not _is_list(sentences):
         raise ValueError(
-            f"{where}: field {path} must be a dict with 'doc_id', 'label' and 'sentences', "
-            f"got {entry!r}"
-        )
-    doc_id = _field(where, entry, "doc_id", path)
-    if not isinstance(doc_id, str):
-        raise ValueError(
-            f"{where}: field {path}['doc_id'] must be a string (doc ids are compared verbatim, "
-            f"as JSON object keys), got {doc_id!r}"
-        )
-    label = _field(where, entry, "label", path)
-    if label not in LABELS or not isinstance(label, str):
-        raise ValueError(
-            f"{where}: field {path}['label'] (doc {doc_id!r}) must be 'SUPPORT' or 'CONTRADICT', "
-            f"got {label!r}" + ("" if gold else " (leave out abstracts predicted NOT ENOUGH INFO)")
-        )
-    sentences = _field(where, entry, "sentences", path)
-    if not isinstance(sentences, (list, tuple)):
-        raise ValueError(
-            f"{where}: field {path}['sentences'] (doc {doc_id!r}) must be a list of sentence "
+            f"{_where(at)}: field {path}['sentences'] (doc {doc_id!r}) must be a list of sentence "
             f"indices, got {sentences!r}"
         )
+    if all(type(s) is int and s >= 0 for s in sentences):
+        return list(sentences)
     for position, s in enumerate(sentences):
         if not _is_int(s) or s < 0:
             raise ValueError(
-                f"{where}: field {path}['sentences'][{position}] (doc {doc_id!r}) must be a "
+                f"{_where(at)}: field {path}['sentences'][{position}] (doc {doc_id!r}) must be a "
                 f"non-negative int sentence index, got {s!r}"
             )
+    return [int(s) for s in sentences]
+
+
+def _check_entry(at: Where, j: int, entry: Any, gold: bool) -> tuple[str, str, list[int]]:
+    """One evidence entry as (doc_id, label, sentences), checked."""
+    path = f"'evidence'[{j}]"
+    if not _is_dict(entry):
+        raise ValueError(
+            f"{_where(at)}: field {path} must be a dict with 'doc_id', 'label' and 'sentences', "
+            f"got {entry!r}"
+        )
+    doc_id = _field(at, entry, "doc_id", path)
+    if type(doc_id) is not str and not isinstance(doc_id, str):
+        raise ValueError(
+            f"{_where(at)}: field {path}['doc_id'] must be a string (doc ids are compared "
+            f"verbatim, as JSON object keys), got {doc_id!r}"
+        )
+    label = _field(at, entry, "label", path)
+    if label not in LABELS or not isinstance(label, str):
+        raise ValueError(
+            f"{_where(at)}: field {path}['label'] (doc {doc_id!r}) must be 'SUPPORT' or "
+            f"'CONTRADICT', got {label!r}"
+            + ("" if gold else " (leave out abstracts predicted NOT ENOUGH INFO)")
+        )
+    sentences = _sentence_list(at, path, doc_id, _field(at, entry, "sentences", path))
     if gold:
         if not sentences:
             raise ValueError(
-                f"{where}: field {path}['sentences'] (doc {doc_id!r}) is empty: a gold rationale "
-                f"needs at least one sentence"
+                f"{_where(at)}: field {path}['sentences'] (doc {doc_id!r}) is empty: a gold "
+                f"rationale needs at least one sentence"
             )
         if len(set(sentences)) != len(sentences):
             raise ValueError(
-                f"{where}: field {path}['sentences'] (doc {doc_id!r}) lists a sentence twice: "
-                f"{list(sentences)!r}"
+                f"{_where(at)}: field {path}['sentences'] (doc {doc_id!r}) lists a sentence "
+                f"twice: {sentences!r}"
             )
-    return doc_id, label, [int(s) for s in sentences]
+    return doc_id, label, sentences
 
 
-def _check_row(side: str, index: int, row: Any) -> tuple[str, int, Sequence]:
-    where = _where(side, index, row)
-    if not isinstance(row, Mapping):
-        raise ValueError(f"{where}: expected a dict with 'id' and 'evidence', got {row!r}")
-    claim_id = _field(where, row, "id")
+def _check_row(at: Where) -> tuple[int, Sequence]:
+    row = at[2]
+    if not _is_dict(row):
+        raise ValueError(f"{_where(at)}: expected a dict with 'id' and 'evidence', got {row!r}")
+    claim_id = _field(at, row, "id")
     if not _is_int(claim_id):
-        raise ValueError(f"{where}: field 'id' must be an int claim id, got {claim_id!r}")
-    evidence = _field(where, row, "evidence")
-    if not isinstance(evidence, (list, tuple)):
+        raise ValueError(f"{_where(at)}: field 'id' must be an int claim id, got {claim_id!r}")
+    evidence = _field(at, row, "evidence")
+    if not _is_list(evidence):
         raise ValueError(
-            f"{where}: field 'evidence' must be a list of {{'doc_id', 'label', 'sentences'}} "
-            f"entries, got {evidence!r}"
+            f"{_where(at)}: field 'evidence' must be a list of {{'doc_id', 'label', "
+            f"'sentences'}} entries, got {evidence!r}"
         )
-    return where, int(claim_id), evidence
+    return int(claim_id), evidence
 
 
 def prediction_records(rows: Sequence[Mapping], side: str = "predictions") -> list[Record]:
@@ -144,10 +162,11 @@ def prediction_records(rows: Sequence[Mapping], side: str = "predictions") -> li
     check_rows(rows, side)
     out = []
     for index, row in enumerate(rows):
-        where, claim_id, evidence = _check_row(side, index, row)
+        at = (side, index, row)
+        claim_id, evidence = _check_row(at)
         docs: dict[str, Record] = {}
         for j, entry in enumerate(evidence):
-            doc_id, label, sentences = _check_entry(where, j, entry, gold=False)
+            doc_id, label, sentences = _check_entry(at, j, entry, gold=False)
             docs[doc_id] = {"doc_id": doc_id, "label": label, "sentences": sentences}
         out.append({"id": claim_id, "evidence": list(docs.values())})
     return out
@@ -163,16 +182,17 @@ def reference_records(rows: Sequence[Mapping], side: str = "references") -> list
     check_rows(rows, side)
     out = []
     for index, row in enumerate(rows):
-        where, claim_id, evidence = _check_row(side, index, row)
+        at = (side, index, row)
+        claim_id, evidence = _check_row(at)
         entries = []
         labels: dict[str, tuple[int, str]] = {}
         owner: dict[tuple[str, int], int] = {}
         for j, entry in enumerate(evidence):
-            doc_id, label, sentences = _check_entry(where, j, entry, gold=True)
+            doc_id, label, sentences = _check_entry(at, j, entry, gold=True)
             first, first_label = labels.setdefault(doc_id, (j, label))
             if label != first_label:
                 raise ValueError(
-                    f"{where}: field 'evidence'[{j}]['label'] of doc {doc_id!r} is {label!r} but "
+                    f"{_where(at)}: field 'evidence'[{j}]['label'] of doc {doc_id!r} is {label!r} but "
                     f"'evidence'[{first}] of the same doc is {first_label!r}: one abstract has "
                     f"one label"
                 )
@@ -180,7 +200,7 @@ def reference_records(rows: Sequence[Mapping], side: str = "references") -> list
                 other = owner.setdefault((doc_id, s), j)
                 if other != j:
                     raise ValueError(
-                        f"{where}: field 'evidence'[{j}]['sentences'] of doc {doc_id!r}: sentence "
+                        f"{_where(at)}: field 'evidence'[{j}]['sentences'] of doc {doc_id!r}: sentence "
                         f"{s} is already in rationale 'evidence'[{other}]; rationales of one "
                         f"abstract must not share sentences"
                     )
