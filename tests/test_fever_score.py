@@ -164,3 +164,30 @@ def test_core_does_not_mutate_and_rejects_generators():
     assert json.dumps([preds, refs]) == before
     with pytest.raises(ValueError, match="predictions must be a list"):
         fever_score((p for p in preds), refs)
+
+
+def test_details_explain_each_claim_and_add_up_to_the_scores():
+    import random
+
+    from entries.fever_score import random_rows
+
+    inputs = random_rows(random.Random(3), 300)
+    metric = taskeval.load("fever_score")
+    direct = metric.compute(**inputs, details=True)
+    metric.add_batch(**inputs)
+    assert metric.compute(details=True) == direct  # the Arrow path explains the same way
+    rows = direct["details"]
+    assert [r["row"] for r in rows] == list(range(300))
+    assert direct["label_accuracy"] == sum(r["label_correct"] for r in rows) / 300
+    assert direct["strict_score"] == sum(r["strict"] for r in rows) / 300
+    counted = [r for r in rows if r["evidence_precision"] is not None]
+    total = 0.0
+    for r in counted:
+        total += r["evidence_precision"]
+    assert direct["evidence_precision"] == total / len(counted)
+    assert {r["why"] for r in rows} >= {
+        "wrong label",
+        "right label; NOT ENOUGH INFO needs no evidence",
+        "right label and a complete gold evidence group",
+    }
+    assert {k: v for k, v in direct.items() if k != "details"} == metric.compute(**inputs)

@@ -8,6 +8,8 @@ from .scoring import (
     check_lengths,
     check_max_evidence,
     check_rows,
+    claim_details,
+    fever_score,
     normalize_predictions,
     normalize_references,
     score,
@@ -43,6 +45,10 @@ Args:
             page, line]` items (or records with those keys); any one complete group proves the claim.
     max_evidence (int or None, default 5): how many predicted sentences count, as a slice bound
         (`predicted_evidence[:max_evidence]`); None keeps them all.
+    details (bool, default False): also return `details`, one record per claim for error
+        analysis: `row`, `gold_label`, `predicted_label`, `label_correct`, `strict`,
+        `evidence_precision` and `evidence_recall` (None when the gold label is NOT ENOUGH INFO,
+        which evidence scores skip) and `why`, a short reason.
 Returns:
     strict_score: fraction of claims with the right label and, unless NOT ENOUGH INFO, one gold
         group fully inside the kept evidence (the FEVER score);
@@ -129,6 +135,17 @@ class FeverScore(evaluate.Metric):
             license="apache-2.0",
         )
 
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        """Compute the scores (see the class docs).
+
+        When all rows come in this one call of a single process, the scoring core takes them
+        directly: the same checks and numbers, without evaluate's Arrow round trip.
+        """
+        if predictions is not None and references is not None:
+            if self.num_process == 1 and self.writer is None:
+                return fever_score(predictions, references, **kwargs)
+        return super().compute(predictions=predictions, references=references, **kwargs)
+
     # Rows are checked before datasets encodes them: encoding would silently turn malformed
     # values (a "1" or 1.5 line, a tuple) into valid ones and change the official numbers.
     def add_batch(self, *, predictions=None, references=None, **kwargs):
@@ -149,7 +166,7 @@ class FeverScore(evaluate.Metric):
             reference = _reference_records([reference])[0]
         return super().add(prediction=prediction, reference=reference, **kwargs)
 
-    def _compute(self, predictions, references, max_evidence=DEFAULT_MAX_EVIDENCE):
+    def _compute(self, predictions, references, max_evidence=DEFAULT_MAX_EVIDENCE, details=False):
         check_max_evidence(max_evidence)
         preds = [
             (r["predicted_label"], [(e["page"], e["line"]) for e in r["predicted_evidence"]])
@@ -159,4 +176,7 @@ class FeverScore(evaluate.Metric):
             (r["label"], [[(e["page"], e["line"]) for e in g] for g in r["evidence"]])
             for r in references
         ]
-        return score(preds, refs, max_evidence)
+        result = score(preds, refs, max_evidence)
+        if details:
+            result["details"] = claim_details(preds, refs, max_evidence)
+        return result

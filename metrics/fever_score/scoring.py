@@ -17,7 +17,7 @@ the evidence precision.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 NOT_ENOUGH_INFO = "NOT ENOUGH INFO"
@@ -252,6 +252,31 @@ def check_lengths(n_predictions: int, n_references: int) -> None:
         )
 
 
+def claim_scores(
+    predictions: Sequence[Prediction],
+    references: Sequence[Reference],
+    max_evidence: int | None = DEFAULT_MAX_EVIDENCE,
+) -> Iterator[tuple[bool, bool, float | None, float | None]]:
+    """Per claim: label right, strictly right, evidence precision and recall (None when the
+    gold label is NOT ENOUGH INFO: such claims are not counted in evidence scores)."""
+    for (predicted_label, predicted), (gold_label, groups) in zip(predictions, references):
+        kept = predicted[:max_evidence]
+        gold_upper = gold_label.upper()
+        label_ok = gold_upper == predicted_label.upper()
+        if gold_upper == NOT_ENOUGH_INFO:
+            yield label_ok, label_ok, None, None
+            continue
+        kept_set = set(kept)
+        # A group is recalled only when every one of its sentences was predicted.
+        recalled = any(all(s in kept_set for s in group) for group in groups)
+        if kept:
+            gold = {s for group in groups for s in group if s[1] is not None}
+            precision = sum(1 for s in kept if s in gold) / len(kept)
+        else:
+            precision = 1.0
+        yield label_ok, label_ok and recalled, precision, 1.0 if recalled or not groups else 0.0
+
+
 def score(
     predictions: Sequence[Prediction],
     references: Sequence[Reference],
@@ -263,30 +288,17 @@ def score(
     strict = correct = 0.0
     precision_sum = recall_sum = 0.0
     verifiable = 0
-    for (predicted_label, predicted), (gold_label, groups) in zip(predictions, references):
-        kept = predicted[:max_evidence]
-        gold_upper = gold_label.upper()
-        label_ok = gold_upper == predicted_label.upper()
-        if gold_upper == NOT_ENOUGH_INFO:
-            if label_ok:
-                correct += 1.0
-                strict += 1.0
-            continue
-        kept_set = set(kept)
-        # A group is recalled only when every one of its sentences was predicted.
-        recalled = any(all(s in kept_set for s in group) for group in groups)
+    for label_ok, strict_ok, precision_i, recall_i in claim_scores(
+        predictions, references, max_evidence
+    ):
         if label_ok:
             correct += 1.0
-            if recalled:
-                strict += 1.0
-        verifiable += 1
-        if kept:
-            gold = {s for group in groups for s in group if s[1] is not None}
-            precision_sum += sum(1 for s in kept if s in gold) / len(kept)
-        else:
-            precision_sum += 1.0
-        if recalled or not groups:
-            recall_sum += 1.0
+        if strict_ok:
+            strict += 1.0
+        if precision_i is not None:
+            verifiable += 1
+            precision_sum += precision_i  # left to right, as the official loop sums
+            recall_sum += recall_i
     total = len(predictions)
     precision = precision_sum / verifiable if verifiable else 1.0
     recall = recall_sum / verifiable if verifiable else 0.0
@@ -300,14 +312,58 @@ def score(
     }
 
 
+def claim_details(
+    predictions: Sequence[Prediction],
+    references: Sequence[Reference],
+    max_evidence: int | None = DEFAULT_MAX_EVIDENCE,
+) -> list[dict[str, Any]]:
+    """One record per claim saying how it was counted, for error analysis."""
+    out = []
+    rows = zip(predictions, references, claim_scores(predictions, references, max_evidence))
+    for index, ((predicted_label, _), (gold_label, groups), scores) in enumerate(rows):
+        label_ok, strict_ok, precision, recall = scores
+        if not label_ok:
+            why = "wrong label"
+        elif precision is None:
+            why = "right label; NOT ENOUGH INFO needs no evidence"
+        elif strict_ok:
+            why = "right label and a complete gold evidence group"
+        elif not groups:
+            why = "right label, but the gold has no evidence group"
+        else:
+            why = f"right label, but no complete gold evidence group in the first {max_evidence} sentences"
+        out.append(
+            {
+                "row": index,
+                "gold_label": gold_label,
+                "predicted_label": predicted_label,
+                "label_correct": label_ok,
+                "strict": strict_ok,
+                "evidence_precision": precision,
+                "evidence_recall": recall,
+                "why": why,
+            }
+        )
+    return out
+
+
 def fever_score(
     predictions: Sequence[Mapping],
     references: Sequence[Mapping],
     max_evidence: int | None = DEFAULT_MAX_EVIDENCE,
-) -> dict[str, float]:
-    """Check the rows and score them exactly as ``fever.scorer.fever_score`` 2.0.39 does."""
+    details: bool = False,
+) -> dict[str, Any]:
+    """Check the rows and score them exactly as ``fever.scorer.fever_score`` 2.0.39 does.
+
+    With ``details=True`` the result also has ``"details"``: one record per claim (see
+    ``claim_details``), for error analysis.
+    """
     check_max_evidence(max_evidence)
     check_rows(predictions, "predictions")
     check_rows(references, "references")
     check_lengths(len(predictions), len(references))
-    return score(normalize_predictions(predictions), normalize_references(references), max_evidence)
+    preds, refs = normalize_predictions(predictions), normalize_references(references)
+    result: dict[str, Any] = score(preds, refs, max_evidence)
+    if details:
+        result["details"] = claim_details(preds, refs, max_evidence)
+    return result
