@@ -16,6 +16,9 @@ import re
 import warnings
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping
+from functools import partial
+from itertools import accumulate, compress, repeat
+from operator import add, itemgetter, ne, sub
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -42,7 +45,7 @@ SCENARIO_FOLDERS = {
 
 
 def _read_text(path: Path) -> str:
-    """The file's text with universal newlines (``\\r\\n`` and a lone ``\\r`` become ``\\n``)."""
+    """The file's text with universal newlines (``\r\n`` and a lone ``\r`` become ``\n``)."""
     try:
         with open(path, encoding="utf-8") as f:
             return f.read()
@@ -63,37 +66,32 @@ def _physical_lines(text: str) -> list[str]:
 
 def read_sentences(path: str | PathLike) -> list[str]:
     """One stripped sentence per physical line (blank lines included)."""
-    return [line.strip() for line in _physical_lines(_read_text(Path(path)))]
+    return list(map(str.strip, _physical_lines(_read_text(Path(path)))))
+
+
+class _Sentences:
+    """Sentence texts with the global offsets where each starts and ends (official layout)."""
+
+    def __init__(self, path: Path, texts: list[str]) -> None:
+        self.path = path
+        self.texts = texts
+        # Stripped sentences joined by one newline: sentence k starts at sum(len + 1) before it.
+        after = list(accumulate(map(add, map(len, texts), repeat(1))))
+        self.starts = [0, *after[:-1]] if texts else []
+        self.ends = list(map(sub, after, repeat(1)))  # exclusive text ends: the bisect keys
 
 
 def _int(path: Path, number: int, field: str, value: str) -> int:
     try:
         return int(value)
     except ValueError:
-        raise ValueError(f"{path}, line {number}: {field} must be an integer, got {value!r}") from None
+        raise ValueError(
+            f"{path}, line {number}: {field} must be an integer, got {value!r}"
+        ) from None
 
 
 _A_LAYOUT = "ID<TAB>START END[;START END...]<TAB>LABEL<TAB>TEXT"
 _B_LAYOUT = "LABEL<TAB>SOURCE-ID<TAB>TARGET-ID"
-
-# A well-formed key-phrase line, for the fast path; anything else goes through _parse_a_line.
-_A_FAST = re.compile(r"([0-9]+)\t([0-9]+) ([0-9]+)\t([^\t\n]*)\t[^\t\n]*\S")
-
-
-class _Sentences:
-    """Sentence texts with the global offset where each starts (official layout)."""
-
-    def __init__(self, path: Path, texts: list[str]) -> None:
-        self.path = path
-        self.texts = texts
-        self.starts = []
-        self.ends = []  # exclusive end of each sentence's text, the official bisect keys
-        position = 0
-        for text in texts:
-            self.starts.append(position)
-            position += len(text)
-            self.ends.append(position)
-            position += 1
 
 
 def _parse_a_line(path: Path, number: int, line: str) -> tuple[int, str, list[tuple[int, int]]]:
@@ -112,34 +110,60 @@ def _parse_a_line(path: Path, number: int, line: str) -> tuple[int, str, list[tu
                 f"{path}, line {number}: each span must be 'START END' (spans separated by ';'), "
                 f"got {chunk!r}"
             )
-        pairs.append(tuple(_int(path, number, "a span offset", b) for b in bounds))
+        pairs.append(
+            (
+                _int(path, number, "a span offset", bounds[0]),
+                _int(path, number, "a span offset", bounds[1]),
+            )
+        )
     return kp_id, fields[2], pairs
 
 
-def _place(
-    sentences: _Sentences, path: Path, number: int, pairs: list[tuple[int, int]]
-) -> tuple[int, list[tuple[int, int]]]:
-    """The sentence of a phrase (by its first listed pair) and its sentence-relative pairs."""
-    first = pairs[0][0]
-    k = bisect_right(sentences.ends, first)
+def _sentence_of(sentences: _Sentences, path: Path, number: int, start: int) -> int:
+    """The sentence of a global offset: bisect on the text ends, as officially."""
+    k = bisect_right(sentences.ends, start)
     if k >= len(sentences.texts):
         last = sentences.ends[-1] if sentences.ends else 0
         raise ValueError(
-            f"{path}, line {number}: offset {first} lies past the last sentence of "
+            f"{path}, line {number}: offset {start} lies past the last sentence of "
             f"{sentences.path} (its text ends at global offset {last}, counting one character "
             f"per line break)"
         )
+    return k
+
+
+def _keyphrase(
+    sentences: _Sentences, path: Path, number: int, k: int, kp_id: int, label: str, pairs: list
+) -> Keyphrase:
+    """A key phrase of sentence ``k`` from its global pairs, normalised as officially."""
     offset = sentences.starts[k]
     relative = [(s - offset, e - offset) for s, e in pairs]
     if k and len(relative) > 1:
-        relative.sort(key=lambda pair: pair[0])  # official: sorted except in the first sentence
-    problem = span_problem(relative, len(sentences.texts[k]))
+        relative.sort(key=itemgetter(0))  # official: sorted by start, except in sentence 0
+    text = sentences.texts[k]
+    problem = span_problem(relative, len(text))
     if problem:
         raise ValueError(
             f"{path}, line {number}: in sentence {k + 1} of {sentences.path} "
             f"(sentence-relative offsets), {problem}"
         )
-    return k, relative
+    if len(relative) == 1:
+        return Keyphrase(kp_id, label, split_words(text, *relative[0]))
+    return Keyphrase(kp_id, label, tuple(relative))
+
+
+# Fast paths: when every line of a file has the usual layout (one regular-expression pass finds
+# as many well-formed lines as the file has lines), the IDs and first offsets are converted in
+# bulk and only the lines of the scored sentences are parsed one by one. Any other file is read
+# line by line, which reports the first malformed line. Both paths read a file alike.
+_A_LINES = re.compile(
+    r"^([0-9]+)\t([0-9]+) [0-9]+(?:;[0-9]+ [0-9]+)*\t[^\t\n]*\t[^\t\n]*\S *$", re.MULTILINE
+)
+_B_LINES = re.compile(r"^(\S[^\t\n]*)\t([0-9]+)\t([0-9]+)$", re.MULTILINE)
+
+
+def _line_count(content: str) -> int:
+    return content.count("\n") + (not content.endswith("\n") and content != "")
 
 
 def read_keyphrases(
@@ -147,65 +171,100 @@ def read_keyphrases(
 ) -> tuple[list[list[Keyphrase]], dict[int, int]]:
     """Key phrases per sentence, and each ID's sentence (a later duplicate ID wins).
 
-    Every line is checked; phrases are built only for the sentences in ``wanted`` (all if None).
+    Every line is checked for what the official reader needs; phrases are built, and their
+    spans checked, only for the sentences in ``wanted`` (all if None).
     """
-    texts, ends, starts = sentences.texts, sentences.ends, sentences.starts
-    n = len(texts)
-    per_sentence: list[list[Keyphrase]] = [[] for _ in texts]
-    where: dict[int, int] = {}
-    fast = _A_FAST.fullmatch
-    for number, line in enumerate(_physical_lines(_read_text(path)), 1):
-        m = fast(line)
-        if m is not None:
-            # A well-formed line with one contiguous span: the common case, parsed inline.
-            kp_id, s, e = int(m.group(1)), int(m.group(2)), int(m.group(3))
-            k = bisect_right(ends, s)
-            if k >= n or s < starts[k] or s > e or e > ends[k]:
-                _place(sentences, path, number, [(s, e)])  # raises the precise error
-            where[kp_id] = k
-            if wanted is not None and k not in wanted:
-                continue
-            offset = starts[k]
-            pairs = split_words(texts[k], s - offset, e - offset)
-            label = m.group(4)
-        else:
-            kp_id, label, listed = _parse_a_line(path, number, line)
-            k, relative = _place(sentences, path, number, listed)
-            where[kp_id] = k
-            if wanted is not None and k not in wanted:
-                continue
-            pairs = split_words(texts[k], *relative[0]) if len(relative) == 1 else tuple(relative)
-        per_sentence[k].append(Keyphrase(kp_id, label, pairs))
-    return per_sentence, where
+    per_sentence: list[list[Keyphrase]] = [[] for _ in sentences.texts]
+    content = _read_text(path)
+    lines = None
+    heads = _A_LINES.findall(content)
+    if len(heads) == _line_count(content):
+        ids = list(map(int, map(itemgetter(0), heads)))
+        where = list(
+            map(partial(bisect_right, sentences.ends), map(int, map(itemgetter(1), heads)))
+        )
+        if not where or max(where) < len(sentences.texts):
+            located = dict(zip(ids, where))
+            chosen = range(len(where))
+            if wanted is not None:
+                chosen = compress(chosen, map(wanted.__contains__, where))
+            lines = content.split("\n")
+            for i in chosen:
+                kp_id, label, pairs = _parse_a_line(path, i + 1, lines[i])
+                per_sentence[where[i]].append(
+                    _keyphrase(sentences, path, i + 1, where[i], kp_id, label, pairs)
+                )
+            return per_sentence, located
+    located = {}
+    for number, line in enumerate(lines or _physical_lines(content), 1):
+        kp_id, label, pairs = _parse_a_line(path, number, line)
+        k = _sentence_of(sentences, path, number, pairs[0][0])
+        located[kp_id] = k
+        if wanted is None or k in wanted:
+            per_sentence[k].append(_keyphrase(sentences, path, number, k, kp_id, label, pairs))
+    return per_sentence, located
+
+
+def _parse_b_line(
+    path: Path, number: int, line: str, where: Mapping[int, int], a_path: Path
+) -> tuple[str, int, int]:
+    fields = line.strip().split("\t")
+    if len(fields) != 3:
+        raise ValueError(
+            f"{path}, line {number}: expected 3 TAB-separated fields {_B_LAYOUT}, "
+            f"got {len(fields)} in {line.strip()!r}"
+        )
+    label, ids = fields[0], []
+    for field, value in (("source ID", fields[1]), ("target ID", fields[2])):
+        kp_id = _int(path, number, f"the {field}", value)
+        if kp_id not in where:
+            raise ValueError(
+                f"{path}, line {number}: the {field} {kp_id} is not a key-phrase ID of {a_path}"
+            )
+        ids.append(kp_id)
+    return label, ids[0], ids[1]
 
 
 def read_relations(
-    path: Path, where: Mapping[int, int], n_sentences: int, a_path: Path
+    path: Path,
+    where: Mapping[int, int],
+    n_sentences: int,
+    a_path: Path,
+    wanted: set[int] | None = None,
 ) -> list[list[Relation]]:
-    """Relations per sentence; a relation whose endpoints lie in two sentences is dropped."""
+    """Relations per sentence; a relation whose endpoints lie in two sentences is dropped.
+
+    Every line is checked; relations are kept only for the sentences in ``wanted`` (all if None).
+    """
     per_sentence: list[list[Relation]] = [[] for _ in range(n_sentences)]
-    crossing = []
-    for number, line in enumerate(_physical_lines(_read_text(path)), 1):
-        fields = line.strip().split("\t")
-        if len(fields) != 3:
-            raise ValueError(
-                f"{path}, line {number}: expected 3 TAB-separated fields {_B_LAYOUT}, "
-                f"got {len(fields)} in {line.strip()!r}"
-            )
-        label, source, target = fields
-        ends = []
-        for field, value in (("source ID", source), ("target ID", target)):
-            kp_id = _int(path, number, f"the {field}", value)
-            if kp_id not in where:
-                raise ValueError(
-                    f"{path}, line {number}: the {field} {kp_id} is not a key-phrase ID of {a_path}"
-                )
-            ends.append(kp_id)
-        k = where[ends[0]]
-        if where[ends[1]] != k:
-            crossing.append(number)
-            continue
-        per_sentence[k].append(Relation(label.lower(), ends[0], ends[1]))
+    content = _read_text(path)
+    fast = None
+    rows = _B_LINES.findall(content)
+    if len(rows) == _line_count(content):
+        sources = list(map(int, map(itemgetter(1), rows)))
+        targets = list(map(int, map(itemgetter(2), rows)))
+        source_at = list(map(where.get, sources))
+        target_at = list(map(where.get, targets))
+        if None not in source_at and None not in target_at:  # else: report the unknown ID
+            fast = True
+    if fast:
+        crossing = [i + 1 for i in compress(range(len(rows)), map(ne, source_at, target_at))]
+        chosen = range(len(rows))
+        if wanted is not None:
+            chosen = compress(chosen, map(wanted.__contains__, source_at))
+        for i in chosen:
+            k = source_at[i]
+            if target_at[i] == k:
+                per_sentence[k].append(Relation(rows[i][0].lower(), sources[i], targets[i]))
+    else:
+        crossing = []
+        for number, line in enumerate(_physical_lines(content), 1):
+            label, source, target = _parse_b_line(path, number, line, where, a_path)
+            k = where[source]
+            if where[target] != k:
+                crossing.append(number)
+            elif wanted is None or k in wanted:
+                per_sentence[k].append(Relation(label.lower(), source, target))
     if crossing:
         shown = ", ".join(map(str, crossing[:5])) + (", ..." if len(crossing) > 5 else "")
         warnings.warn(
@@ -261,36 +320,47 @@ def submission_sentence_file(folder: str | PathLike, gold_file: Path) -> Path:
     raise ValueError(f"{folder}: sentence file not found (expected output_{name} or input_{name})")
 
 
-def _read_side(
-    sentence_file: Path, wanted: set[int] | None = None
-) -> tuple[list[str], list[list[Keyphrase]], list[list[Relation]]]:
+def _read_annotations(
+    sentence_file: Path, texts: list[str], wanted: set[int] | None = None
+) -> tuple[list[list[Keyphrase]], list[list[Relation]]]:
     a_path, b_path = _companion(sentence_file, "a"), _companion(sentence_file, "b")
-    sentences = _Sentences(sentence_file, read_sentences(sentence_file))
+    sentences = _Sentences(sentence_file, texts)
     keyphrases, where = read_keyphrases(a_path, sentences, wanted)
-    relations = read_relations(b_path, where, len(sentences.texts), a_path)
-    return sentences.texts, keyphrases, relations
+    relations = read_relations(b_path, where, len(texts), a_path, wanted)
+    return keyphrases, relations
 
 
 def read_scenario(
-    references: str | PathLike, predictions: str | PathLike, *, scored_only: bool = False
-) -> tuple[list[Sentence], list[Sentence]]:
-    """Both sides of one scenario as ``Sentence`` tuples, paired by position.
+    references: str | PathLike, predictions: str | PathLike
+) -> tuple[list[Sentence], list[Sentence], list[str]]:
+    """The scored sentence pairs of one scenario: (submitted, gold) ``Sentence`` lists and
+    where each pair lies in the submission (for error messages).
 
-    Pairing stops at the shorter side, as in the official tool. With ``scored_only``, the
-    submitted annotations of sentences whose gold has none (never scored) are checked but not
-    kept.
+    Sentences are paired by position up to the shorter side. A pair is left out, as the
+    official tool skips it, when the gold sentence has no annotation or the stripped texts
+    differ (with a warning); every line of every file is still checked.
     """
     gold_file = gold_sentence_file(references)
     sub_file = submission_sentence_file(predictions, gold_file)
-    g_texts, g_kps, g_rels = _read_side(gold_file)
-    wanted = None
-    if scored_only:
-        wanted = {k for k in range(len(g_texts)) if g_kps[k] or g_rels[k]}
-    s_texts, s_kps, s_rels = _read_side(sub_file, wanted)
+    g_texts = read_sentences(gold_file)
+    g_kps, g_rels = _read_annotations(gold_file, g_texts)
+    s_texts = read_sentences(sub_file)
     n = min(len(g_texts), len(s_texts))
-    gold = [Sentence(g_texts[k], tuple(g_kps[k]), tuple(g_rels[k])) for k in range(n)]
-    sub = [Sentence(s_texts[k], tuple(s_kps[k]), tuple(s_rels[k])) for k in range(n)]
-    return sub, gold
+    annotated = [k for k in range(n) if g_kps[k] or g_rels[k]]
+    scored = [k for k in annotated if g_texts[k] == s_texts[k]]
+    if len(scored) < len(annotated):
+        skipped = sorted(set(annotated) - set(scored))
+        shown = ", ".join(str(k + 1) for k in skipped[:5]) + (", ..." if len(skipped) > 5 else "")
+        warnings.warn(
+            f"{sub_file}: {len(skipped)} annotated sentence(s) differ from the gold text and "
+            f"are skipped, as in the official evaluation (lines {shown}); their gold is not "
+            f"counted",
+            stacklevel=2,
+        )
+    s_kps, s_rels = _read_annotations(sub_file, s_texts, set(scored))
+    gold = [Sentence(g_texts[k], tuple(g_kps[k]), tuple(g_rels[k])) for k in scored]
+    sub = [Sentence(s_texts[k], tuple(s_kps[k]), tuple(s_rels[k])) for k in scored]
+    return sub, gold, [f"{sub_file}, line {k + 1}" for k in scored]
 
 
 def _row(sentence: Sentence) -> dict:
@@ -309,13 +379,15 @@ def _row(sentence: Sentence) -> dict:
 def read_official(references: str | PathLike, predictions: str | PathLike) -> dict[str, list]:
     """A gold scenario folder and a submission scenario folder → ``predictions``/``references``.
 
-    One row per sentence (the shorter side decides how many), spans sentence-relative and
-    already normalised as the official tool does (sorted except in the first sentence, single
-    spans split at spaces), relation labels lower-cased, cross-sentence relations dropped.
+    One row per scored sentence: sentences whose gold has no annotation, or whose texts
+    differ, are left out, since the official evaluation skips them (predictions included);
+    every line is still checked. Spans are sentence-relative and normalised as the official
+    tool does (sorted except in the first sentence, single spans split at spaces), relation
+    labels lower-cased, cross-sentence relations dropped with a warning.
     """
     if references is None:
         raise ValueError("ehealthkd needs the gold scenario folder as references")
-    sub, gold = read_scenario(references, predictions)
+    sub, gold, _ = read_scenario(references, predictions)
     return {"predictions": [_row(s) for s in sub], "references": [_row(s) for s in gold]}
 
 
@@ -331,8 +403,8 @@ def score_files(references: str | PathLike, predictions: str | PathLike) -> dict
     for scenario in SCENARIOS:
         gold_dir = Path(references) / SCENARIO_FOLDERS[scenario]
         sub_dir = Path(predictions) / SCENARIO_FOLDERS[scenario]
-        sub, gold = read_scenario(gold_dir, sub_dir, scored_only=True)
-        out[scenario] = score(sub, gold, scenario)
+        sub, gold, names = read_scenario(gold_dir, sub_dir)
+        out[scenario] = score(sub, gold, scenario, names)
     return out
 
 

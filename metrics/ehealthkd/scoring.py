@@ -229,9 +229,9 @@ def _overlap(a: Pairs, b: Pairs) -> bool:
 
 
 def match_keyphrases(
-    index: int, submitted: Sequence[Keyphrase], gold: Sequence[Keyphrase]
+    submitted: Sequence[Keyphrase], gold: Sequence[Keyphrase], where: str = "sentence"
 ) -> tuple[dict[int, int], int, int, int, int, int]:
-    """Subtask A on one sentence pair.
+    """Subtask A on one sentence pair (``where`` names it in errors).
 
     Returns (submitted index → gold index for correct and partial matches, correct, incorrect,
     partial, missing, spurious).
@@ -261,11 +261,11 @@ def match_keyphrases(
                     # The official tool fails an assertion here (gold phrases with identical
                     # spans submitted in another order): there is no official number.
                     raise ValueError(
-                        f"sentence {index}: predicted key phrase id {submitted[i].id} has the "
-                        f"same spans and label {gold[j].label!r} as gold key phrase id "
-                        f"{gold[j].id}, which an earlier prediction with identical spans could "
-                        f"not claim; the official evaluation fails an assertion on this input "
-                        f"(list span-identical key phrases in the gold order)"
+                        f"{where}, key phrase id {submitted[i].id}: same spans and label "
+                        f"{gold[j].label!r} as the reference key phrase id {gold[j].id}, which "
+                        f"an earlier prediction with identical spans could not claim; the "
+                        f"official evaluation fails an assertion on this input (list "
+                        f"span-identical key phrases in the reference order)"
                     )
                 incorrect += 1
                 sub_left.remove(i)
@@ -360,8 +360,15 @@ def match_relations(
     return correct, len(remaining), len(predicted) - correct
 
 
-def count(predictions: Sequence[Sentence], references: Sequence[Sentence]) -> dict[str, int]:
-    """The eight official counts, summed over the evaluated sentence pairs."""
+def count(
+    predictions: Sequence[Sentence],
+    references: Sequence[Sentence],
+    names: Sequence[str] | None = None,
+) -> dict[str, int]:
+    """The eight official counts, summed over the evaluated sentence pairs.
+
+    ``names`` name the pairs in errors (default ``predictions[i]``).
+    """
     totals = dict.fromkeys(COUNT_KEYS, 0)
     mismatched = []
     for index, (sub, gold) in enumerate(zip(predictions, references)):
@@ -370,7 +377,8 @@ def count(predictions: Sequence[Sentence], references: Sequence[Sentence]) -> di
         if sub.text != gold.text:
             mismatched.append(index)
             continue
-        mapping, ca, ia, pa, ma, sa = match_keyphrases(index, sub.keyphrases, gold.keyphrases)
+        where = names[index] if names is not None else f"predictions[{index}]"
+        mapping, ca, ia, pa, ma, sa = match_keyphrases(sub.keyphrases, gold.keyphrases, where)
         cb, mb, sb = match_relations(sub, gold, mapping)
         totals["correct_A"] += ca
         totals["incorrect_A"] += ia
@@ -419,12 +427,15 @@ def metrics(counts: Mapping[str, int], scenario: str) -> dict[str, float | int]:
 
 
 def score(
-    predictions: Sequence[Sentence], references: Sequence[Sentence], scenario: str = "scenario1"
+    predictions: Sequence[Sentence],
+    references: Sequence[Sentence],
+    scenario: str = "scenario1",
+    names: Sequence[str] | None = None,
 ) -> dict[str, float | int]:
     """The eleven official values of one scenario from normalized sentences."""
     check_scenario(scenario)
     check_lengths(len(predictions), len(references))
-    counts = count(predictions, references)
+    counts = count(predictions, references, names)
     return {**counts, **metrics(counts, scenario)}
 
 

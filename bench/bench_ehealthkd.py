@@ -1,0 +1,73 @@
+"""Benchmark: score every real submission of the eHealth-KD parity corpus end to end.
+
+Each run parses the gold and submission folders and scores the three scenarios
+(``taskeval.score_files("ehealthkd", ...)``), as ``taskeval score ehealthkd`` does. The time per
+scenario evaluation is the CPU time of a run divided by 3; the figure reported is the median over
+repeats, summed over submissions. Run: ``python bench/bench_ehealthkd.py [--repeat N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import time
+import warnings
+from pathlib import Path
+
+import taskeval
+
+PARITY = Path(__file__).resolve().parents[1].parent / "shared" / "parity" / "ehealthkd"
+# The official tool's figure: ~24 s of CPU for 150 scenario evaluations (50 runs x 3 scenarios).
+OFFICIAL_MS_PER_SCENARIO = 160.0
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=7)
+    args = parser.parse_args()
+    manifest = json.loads((PARITY / "manifest.json").read_text(encoding="utf-8"))
+    cases = [c for c in manifest["cases"] if c["kind"] == "real"]
+    warnings.simplefilter("ignore")  # cross-sentence relations are reported as warnings
+    rows = []
+    for case in cases:
+        gold, submission = PARITY / case["gold"], PARITY / case["submission"]
+        expected = json.loads((PARITY / case["result"]).read_text(encoding="utf-8"))
+        cpu, wall = [], []
+        for _ in range(args.repeat):
+            c0, w0 = time.process_time(), time.perf_counter()
+            result = taskeval.score_files("ehealthkd", references=gold, predictions=submission)
+            cpu.append(time.process_time() - c0)
+            wall.append(time.perf_counter() - w0)
+        assert result == expected, case["name"]
+        rows.append((case["name"], statistics.median(cpu), statistics.median(wall)))
+    n_eval = 3 * len(rows)
+    total_cpu = sum(r[1] for r in rows)
+    total_wall = sum(r[2] for r in rows)
+    per_eval = 1000 * total_cpu / n_eval
+    print(f"machine: {os.cpu_count()} CPUs, {_cpu_model()}, Python {platform.python_version()}")
+    print(f"{'submission':28s} {'CPU ms (3 scenarios)':>22s} {'wall ms':>9s}")
+    for name, c, w in rows:
+        print(f"{name:28s} {1000 * c:22.1f} {1000 * w:9.1f}")
+    print(
+        f"{len(rows)} submissions, {n_eval} scenario evaluations: "
+        f"{1000 * total_cpu:.0f} ms CPU ({1000 * total_wall:.0f} ms wall) in all, "
+        f"{per_eval:.1f} ms CPU per scenario evaluation; official ~{OFFICIAL_MS_PER_SCENARIO:.0f} ms, "
+        f"ratio {OFFICIAL_MS_PER_SCENARIO / per_eval:.1f}x"
+    )
+
+
+if __name__ == "__main__":
+    main()

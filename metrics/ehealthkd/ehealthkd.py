@@ -1,0 +1,167 @@
+"""``ehealthkd``: the eHealth-KD 2019 evaluation (``scripts/evaltest.py``) as an ``evaluate`` metric."""
+
+import datasets
+import evaluate
+
+from .scoring import (
+    SCENARIOS,
+    check_lengths,
+    check_rows,
+    normalize_row,
+    score,
+)
+
+_CITATION = """\
+@inproceedings{piad-morffis-etal-2019-overview,
+    title = "Overview of the {eHealth} Knowledge Discovery Challenge at {IberLEF} 2019",
+    author = "Piad-Morffis, Alejandro and Guti{\\'e}rrez, Yoan and Consuegra-Ayala, Juan Pablo and
+              Estevez-Velarde, Suilan and Almeida-Cruz, Yudivi{\\'a}n and Mu{\\~n}oz, Rafael and
+              Montoyo, Andr{\\'e}s",
+    booktitle = "Proceedings of the Iberian Languages Evaluation Forum (IberLEF 2019)",
+    series = "CEUR Workshop Proceedings",
+    volume = "2421",
+    pages = "1--16",
+    year = "2019",
+}
+"""
+
+_DESCRIPTION = """\
+The official eHealth-KD 2019 evaluation (knowledge-learning/ehealthkd-2019 `scripts/evaltest.py`),
+re-implemented so that every number is bit-identical to it. Subtask A key phrases are matched as
+correct, incorrect (same spans, other label), partial (overlap, any label), missing or spurious;
+Subtask B relations as correct, missing or spurious, their endpoints mapped through the correct
+and partial key-phrase matches. The config name picks the scenario: `scenario1` (default, A + B),
+`scenario2` (A only) or `scenario3` (B given the gold A). Partial matches count half.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions: one dict per sentence, in the reference order:
+        `text` (str): the sentence (a pair whose texts differ is skipped, as officially);
+        `keyphrases` (list): records `{"id": int, "label": str, "spans": [[start, end], ...]}`
+            with sentence-relative [start, end) character offsets; a phrase given as one span is
+            split into words at the spaces of `text`, as officially;
+        `relations` (list): records `{"label": str, "source": int, "target": int}`, whose
+            source and target are key-phrase ids of the same sentence (labels compared
+            lower-cased; `same-as` is symmetric).
+    references: the gold sentences, in the same form. Gold sentences without any key phrase or
+        relation are skipped, predictions included.
+Returns:
+    correct_A, incorrect_A, partial_A, missing_A, spurious_A, correct_B, missing_B, spurious_B:
+        the counts over the evaluated sentences (all eight in every scenario);
+    precision: (C + P/2) / (C + P + I + S), recall: (C + P/2) / (C + P + I + M), where C, P, I,
+        M, S are the scenario's correct, partial, incorrect, missing and spurious counts
+        (scenario1: A + B, scenario2: A, scenario3: B);
+    f1: 2 * precision * recall / (precision + recall).
+    A zero denominator gives the int 0, as in the official output.
+Examples:
+    The sentence "El tipo de cáncer afecta a las vías respiratorias ." with its gold annotation;
+    the prediction gives "vías respiratorias" as one span (split at the space, hence correct),
+    labels "afecta" as a Concept (incorrect, so its relations cannot match) and writes a
+    reversed relation:
+
+    >>> import evaluate
+    >>> text = "El tipo de cáncer afecta a las vías respiratorias ."
+    >>> gold = {"text": text,
+    ...         "keyphrases": [{"id": 1, "label": "Concept", "spans": [[3, 7]]},
+    ...                        {"id": 2, "label": "Concept", "spans": [[11, 17]]},
+    ...                        {"id": 3, "label": "Action", "spans": [[18, 24]]},
+    ...                        {"id": 4, "label": "Concept", "spans": [[31, 35], [36, 49]]}],
+    ...         "relations": [{"label": "subject", "source": 3, "target": 2},
+    ...                       {"label": "target", "source": 3, "target": 4},
+    ...                       {"label": "is-a", "source": 2, "target": 4}]}
+    >>> pred = {"text": text,
+    ...         "keyphrases": [{"id": 7, "label": "Concept", "spans": [[3, 10]]},
+    ...                        {"id": 8, "label": "Concept", "spans": [[11, 17]]},
+    ...                        {"id": 9, "label": "Concept", "spans": [[18, 24]]},
+    ...                        {"id": 10, "label": "Concept", "spans": [[31, 49]]}],
+    ...         "relations": [{"label": "subject", "source": 9, "target": 8},
+    ...                       {"label": "is-a", "source": 10, "target": 8}]}
+    >>> ehealthkd = evaluate.load("ehealthkd")
+    >>> results = ehealthkd.compute(predictions=[pred], references=[gold])
+    >>> print(results)
+    {'correct_A': 2, 'incorrect_A': 1, 'partial_A': 1, 'missing_A': 0, 'spurious_A': 0, \
+'correct_B': 0, 'missing_B': 3, 'spurious_B': 2, 'precision': 0.4166666666666667, \
+'recall': 0.35714285714285715, 'f1': 0.3846153846153846}
+
+    Scenario 2 scores the key phrases only; nothing to score gives the int 0:
+
+    >>> task_a = evaluate.load("ehealthkd", "scenario2")
+    >>> print(task_a.compute(predictions=[pred], references=[gold])["f1"])
+    0.625
+    >>> print(task_a.compute(predictions=[pred], references=[dict(gold, keyphrases=[],
+    ...                      relations=[])])["precision"])
+    0
+"""
+
+_SPANS = datasets.List(datasets.List(datasets.Value("int64")))
+_SENTENCE = {
+    "text": datasets.Value("string"),
+    "keyphrases": datasets.List(
+        {"id": datasets.Value("int64"), "label": datasets.Value("string"), "spans": _SPANS}
+    ),
+    "relations": datasets.List(
+        {
+            "label": datasets.Value("string"),
+            "source": datasets.Value("int64"),
+            "target": datasets.Value("int64"),
+        }
+    ),
+}
+_FEATURES = datasets.Features({"predictions": _SENTENCE, "references": _SENTENCE})
+
+
+def _checked(rows, side):
+    """Rows checked as the core checks them (before datasets' encoding can coerce values)."""
+    check_rows(rows, side)
+    for index, row in enumerate(rows):
+        normalize_row(side, index, row)
+    return rows
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class Ehealthkd(evaluate.Metric):
+    def _info(self):
+        if self.config_name not in ("default", *SCENARIOS):
+            raise ValueError(
+                f"ehealthkd: unknown config {self.config_name!r}; expected one of "
+                f"{', '.join(SCENARIOS)} (default scenario1)"
+            )
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=_FEATURES,
+            homepage="https://knowledge-learning.github.io/ehealthkd-2019/",
+            codebase_urls=["https://github.com/knowledge-learning/ehealthkd-2019"],
+            reference_urls=["https://ceur-ws.org/Vol-2421/eHealth-KD_overview.pdf"],
+            license="mit",
+        )
+
+    @property
+    def _scenario(self):
+        return "scenario1" if self.config_name == "default" else self.config_name
+
+    # Rows are checked before datasets encodes them: encoding would silently turn malformed
+    # values (a "3" offset, a 1.5 id, a tuple) into valid ones and change the official numbers.
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Add a batch of predictions and references (checked first; see the class docs)."""
+        if predictions is not None and references is not None:
+            _checked(predictions, "predictions")
+            _checked(references, "references")
+            check_lengths(len(predictions), len(references))
+        return super().add_batch(predictions=predictions, references=references, **kwargs)
+
+    def add(self, *, prediction=None, reference=None, **kwargs):
+        """Add one prediction and its reference (checked first; see the class docs)."""
+        if prediction is not None and reference is not None:
+            normalize_row("prediction", 0, prediction)
+            normalize_row("reference", 0, reference)
+        return super().add(prediction=prediction, reference=reference, **kwargs)
+
+    def _compute(self, predictions, references):
+        # The rows were checked on the way in; normalising again (single spans split into
+        # words, relation labels lower-cased) is what the scoring needs.
+        preds = [normalize_row("predictions", i, row) for i, row in enumerate(predictions)]
+        refs = [normalize_row("references", i, row) for i, row in enumerate(references)]
+        return score(preds, refs, self._scenario)
