@@ -13,11 +13,12 @@ Rows, one per claim, paired by position and required to carry the same claim ``i
 
 Steps, usable on their own:
 
-* ``prediction_records`` / ``reference_records`` check rows and return them in that canonical
-  shape, raising a ``ValueError`` that names the row, its claim id and the field on anything the
-  official evaluator would crash on, assert on, or silently score as non-matching;
+* ``check_predictions`` / ``check_references`` raise a ``ValueError`` that names the row, its
+  claim id and the field on anything the official evaluator would crash on, assert on, or
+  silently score as non-matching; ``prediction_records`` / ``reference_records`` also return the
+  rows in that canonical shape (what the metric scripts store);
 * ``check_pairs`` checks that both sides list the same claim ids in the same order;
-* ``count`` pools the eight official counters over canonical rows;
+* ``count`` pools the eight official counters over checked rows;
 * ``abstract_scores`` / ``sentence_scores`` turn them into the official P/R/F1.
 
 ``scifact_scores(predictions, references)`` does all of it and returns the leaderboard's 12 numbers.
@@ -84,25 +85,23 @@ def _field(at: Where, mapping: Mapping, name: str, path: str = "") -> Any:
     return mapping[name]
 
 
-def _sentence_list(at: Where, path: str, doc_id: str, sentences: Any) -> list[int]:
+def _check_sentences(at: Where, path: str, doc_id: str, sentences: Any) -> None:
     if not _is_list(sentences):
         raise ValueError(
             f"{_where(at)}: field {path}['sentences'] (doc {doc_id!r}) must be a list of sentence "
             f"indices, got {sentences!r}"
         )
     if all(type(s) is int and s >= 0 for s in sentences):
-        return list(sentences)
+        return
     for position, s in enumerate(sentences):
         if not _is_int(s) or s < 0:
             raise ValueError(
                 f"{_where(at)}: field {path}['sentences'][{position}] (doc {doc_id!r}) must be a "
                 f"non-negative int sentence index, got {s!r}"
             )
-    return [int(s) for s in sentences]
 
 
-def _check_entry(at: Where, j: int, entry: Any, gold: bool) -> tuple[str, str, list[int]]:
-    """One evidence entry as (doc_id, label, sentences), checked."""
+def _check_entry(at: Where, j: int, entry: Any, gold: bool) -> None:
     path = f"'evidence'[{j}]"
     if not _is_dict(entry):
         raise ValueError(
@@ -122,7 +121,8 @@ def _check_entry(at: Where, j: int, entry: Any, gold: bool) -> tuple[str, str, l
             f"'CONTRADICT', got {label!r}"
             + ("" if gold else " (leave out abstracts predicted NOT ENOUGH INFO)")
         )
-    sentences = _sentence_list(at, path, doc_id, _field(at, entry, "sentences", path))
+    sentences = _field(at, entry, "sentences", path)
+    _check_sentences(at, path, doc_id, sentences)
     if gold:
         if not sentences:
             raise ValueError(
@@ -132,12 +132,12 @@ def _check_entry(at: Where, j: int, entry: Any, gold: bool) -> tuple[str, str, l
         if len(set(sentences)) != len(sentences):
             raise ValueError(
                 f"{_where(at)}: field {path}['sentences'] (doc {doc_id!r}) lists a sentence "
-                f"twice: {sentences!r}"
+                f"twice: {list(sentences)!r}"
             )
-    return doc_id, label, sentences
 
 
-def _check_row(at: Where) -> tuple[int, Sequence]:
+def _check_row(at: Where) -> Sequence:
+    """Check a row's ``id`` and the type of its ``evidence``; return the evidence."""
     row = at[2]
     if not _is_dict(row):
         raise ValueError(f"{_where(at)}: expected a dict with 'id' and 'evidence', got {row!r}")
@@ -150,66 +150,87 @@ def _check_row(at: Where) -> tuple[int, Sequence]:
             f"{_where(at)}: field 'evidence' must be a list of {{'doc_id', 'label', "
             f"'sentences'}} entries, got {evidence!r}"
         )
-    return int(claim_id), evidence
+    return evidence
+
+
+def _check_gold_abstracts(at: Where, evidence: Sequence[Mapping]) -> None:
+    """One label per abstract, and no sentence in two rationales of one abstract.
+
+    The official evaluator stops on conflicting labels and asserts when a *predicted* sentence
+    lies in two rationales; both are errors here whatever is predicted.
+    """
+    labels: dict[str, tuple[int, str]] = {}
+    owner: dict[tuple[str, Any], int] = {}
+    for j, entry in enumerate(evidence):
+        doc_id, label = entry["doc_id"], entry["label"]
+        first, first_label = labels.setdefault(doc_id, (j, label))
+        if label != first_label:
+            raise ValueError(
+                f"{_where(at)}: field 'evidence'[{j}]['label'] of doc {doc_id!r} is {label!r} "
+                f"but 'evidence'[{first}] of the same doc is {first_label!r}: one abstract has "
+                f"one label"
+            )
+        for s in entry["sentences"]:
+            other = owner.setdefault((doc_id, s), j)
+            if other != j:
+                raise ValueError(
+                    f"{_where(at)}: field 'evidence'[{j}]['sentences'] of doc {doc_id!r}: "
+                    f"sentence {s} is already in rationale 'evidence'[{other}]; rationales of "
+                    f"one abstract must not share sentences"
+                )
+
+
+def check_predictions(rows: Sequence[Mapping], side: str = "predictions") -> None:
+    """Raise a ``ValueError`` naming the row, claim id and field unless every row is valid."""
+    check_rows(rows, side)
+    for index, row in enumerate(rows):
+        at = (side, index, row)
+        for j, entry in enumerate(_check_row(at)):
+            _check_entry(at, j, entry, gold=False)
+
+
+def check_references(rows: Sequence[Mapping], side: str = "references") -> None:
+    """Raise a ``ValueError`` naming the row, claim id and field unless every row is valid."""
+    check_rows(rows, side)
+    for index, row in enumerate(rows):
+        at = (side, index, row)
+        evidence = _check_row(at)
+        for j, entry in enumerate(evidence):
+            _check_entry(at, j, entry, gold=True)
+        if len(evidence) > 1:
+            _check_gold_abstracts(at, evidence)
+
+
+def _entry(entry: Mapping) -> Record:
+    return {
+        "doc_id": entry["doc_id"],
+        "label": entry["label"],
+        "sentences": [int(s) for s in entry["sentences"]],
+    }
+
+
+def _predicted_abstracts(evidence: Sequence[Mapping]) -> Sequence[Mapping]:
+    """One entry per doc id: a repeated one keeps its first position and its last content, as
+    Python's ``json`` does with a repeated key of the official ``evidence`` object."""
+    return evidence if len(evidence) < 2 else list({e["doc_id"]: e for e in evidence}.values())
 
 
 def prediction_records(rows: Sequence[Mapping], side: str = "predictions") -> list[Record]:
-    """Check prediction rows; return them canonical, one entry per predicted abstract.
-
-    A repeated ``doc_id`` keeps the position of its first entry and the content of its last, as
-    Python's ``json`` does with a repeated key of the official ``evidence`` object.
-    """
-    check_rows(rows, side)
-    out = []
-    for index, row in enumerate(rows):
-        at = (side, index, row)
-        claim_id, evidence = _check_row(at)
-        docs: dict[str, Record] = {}
-        for j, entry in enumerate(evidence):
-            doc_id, label, sentences = _check_entry(at, j, entry, gold=False)
-            docs[doc_id] = {"doc_id": doc_id, "label": label, "sentences": sentences}
-        out.append({"id": claim_id, "evidence": list(docs.values())})
-    return out
+    """Check prediction rows; return them canonical, one entry per predicted abstract."""
+    check_predictions(rows, side)
+    return [
+        {"id": int(r["id"]), "evidence": [_entry(e) for e in _predicted_abstracts(r["evidence"])]}
+        for r in rows
+    ]
 
 
 def reference_records(rows: Sequence[Mapping], side: str = "references") -> list[Record]:
-    """Check reference rows; return them canonical, one entry per gold rationale.
-
-    The official evaluator gives each gold abstract the label of its first rationale and stops on
-    conflicting labels; it asserts when a predicted sentence lies in two rationales of one
-    abstract. Both are errors here, whatever is predicted.
-    """
-    check_rows(rows, side)
-    out = []
-    for index, row in enumerate(rows):
-        at = (side, index, row)
-        claim_id, evidence = _check_row(at)
-        entries = []
-        labels: dict[str, tuple[int, str]] = {}
-        owner: dict[tuple[str, int], int] = {}
-        for j, entry in enumerate(evidence):
-            doc_id, label, sentences = _check_entry(at, j, entry, gold=True)
-            first, first_label = labels.setdefault(doc_id, (j, label))
-            if label != first_label:
-                raise ValueError(
-                    f"{_where(at)}: field 'evidence'[{j}]['label'] of doc {doc_id!r} is {label!r} but "
-                    f"'evidence'[{first}] of the same doc is {first_label!r}: one abstract has "
-                    f"one label"
-                )
-            for s in sentences:
-                other = owner.setdefault((doc_id, s), j)
-                if other != j:
-                    raise ValueError(
-                        f"{_where(at)}: field 'evidence'[{j}]['sentences'] of doc {doc_id!r}: sentence "
-                        f"{s} is already in rationale 'evidence'[{other}]; rationales of one "
-                        f"abstract must not share sentences"
-                    )
-            entries.append({"doc_id": doc_id, "label": label, "sentences": sentences})
-        out.append({"id": claim_id, "evidence": entries})
-    return out
+    """Check reference rows; return them canonical, one entry per gold rationale."""
+    check_references(rows, side)
+    return [{"id": int(r["id"]), "evidence": [_entry(e) for e in r["evidence"]]} for r in rows]
 
 
-def check_pairs(predictions: Sequence[Record], references: Sequence[Record]) -> None:
+def check_pairs(predictions: Sequence[Mapping], references: Sequence[Mapping]) -> None:
     """The official evaluator scores only when both files list the same claim ids in order."""
     for index, (pred, ref) in enumerate(zip(predictions, references)):
         if pred["id"] != ref["id"]:
@@ -247,7 +268,7 @@ class Counts:
     sentence_label: int = 0
 
 
-def _gold_docs(evidence: Sequence[Record]) -> dict[str, tuple[str, list[frozenset]]]:
+def _gold_docs(evidence: Sequence[Mapping]) -> dict[str, tuple[str, list[frozenset]]]:
     """doc_id -> (label of its first rationale, its rationales as sets)."""
     docs: dict[str, tuple[str, list[frozenset]]] = {}
     for entry in evidence:
@@ -257,14 +278,14 @@ def _gold_docs(evidence: Sequence[Record]) -> dict[str, tuple[str, list[frozense
     return docs
 
 
-def count(predictions: Sequence[Record], references: Sequence[Record]) -> Counts:
-    """Pool the eight counters over canonical, checked rows (see ``*_records``, ``check_pairs``)."""
+def count(predictions: Sequence[Mapping], references: Sequence[Mapping]) -> Counts:
+    """Pool the eight counters over checked rows (see ``check_*``), raw or canonical."""
     c = Counts()
     for pred, ref in zip(predictions, references):
         gold = _gold_docs(ref["evidence"])
         c.abstract_relevant += len(gold)
         c.sentence_relevant += sum(len(e["sentences"]) for e in ref["evidence"])
-        for entry in pred["evidence"]:
+        for entry in _predicted_abstracts(pred["evidence"]):
             listed = entry["sentences"]
             c.abstract_retrieved += 1
             c.sentence_retrieved += len(listed)  # duplicates count, nothing is cut
@@ -328,8 +349,8 @@ def scifact_scores(
     predictions: Sequence[Mapping], references: Sequence[Mapping]
 ) -> dict[str, float]:
     """Check the rows and return the leaderboard's 12 numbers, as ``eval.py --verbose`` writes them."""
-    preds = prediction_records(predictions)
-    refs = reference_records(references)
-    check_pairs(preds, refs)
-    c = count(preds, refs)
+    check_predictions(predictions)
+    check_references(references)
+    check_pairs(predictions, references)
+    c = count(predictions, references)
     return {**abstract_scores(c), **sentence_scores(c)}
