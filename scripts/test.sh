@@ -8,6 +8,10 @@ venv=${TASKEVAL_VENV:-.venv}
 "$venv/bin/python" -m pip install -q --upgrade pip
 "$venv/bin/python" -m pip install -q -e ".[test]"
 bash scripts/install-official-fever.sh "$venv"
+# The browser tests drive Debian's Chromium (never a downloaded browser build).
+if ! command -v chromium >/dev/null; then
+    apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null
+fi
 "$venv/bin/ruff" check .
 "$venv/bin/ruff" format --check .
 "$venv/bin/python" -m pytest "$@"
