@@ -408,6 +408,83 @@ def score_files(references: str | PathLike, predictions: str | PathLike) -> dict
     return out
 
 
+# Class-label names of the Hub ``ehealth_kd`` dataset, in their index order.
+HUB_ENTITY_LABELS = ("Concept", "Action", "Predicate", "Reference")
+HUB_RELATION_LABELS = (
+    "is-a",
+    "same-as",
+    "has-property",
+    "part-of",
+    "causes",
+    "entails",
+    "in-time",
+    "in-place",
+    "in-context",
+    "subject",
+    "target",
+    "domain",
+    "arg",
+)
+
+
+def _hub_label(value: Any, names: tuple[str, ...], where: str) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
+        return names[value]
+    raise ValueError(f"{where}: expected a label name or a class index below {len(names)}")
+
+
+def _hub_id(value: Any, where: str) -> int:
+    text = value if isinstance(value, str) else None
+    digits = text.lstrip("TR") if text else ""
+    if not digits.isdigit():
+        raise ValueError(f"{where}: expected a BRAT id such as 'T12', got {value!r}")
+    return int(digits)
+
+
 def references_from_hub(rows: Iterable[Mapping]) -> list[dict]:
-    """Rows of the Hub ``ehealth_kd`` dataset → ``references`` (one per sentence)."""
-    raise NotImplementedError
+    """Rows of the Hub ``ehealth_kd`` dataset (``community-datasets/ehealth_kd``) → references.
+
+    A Hub row holds ``sentence``, ``entities`` (``ent_id`` such as ``"T3"``, ``ent_text``,
+    ``ent_label``, ``start_character``, ``end_character``) and ``relations`` (``rel_id``,
+    ``rel_label``, ``arg1``, ``arg2``); labels may be class indices or names. Each entity
+    becomes one key phrase with the single span [start_character, end_character), which the
+    metric splits into words at spaces, as the official tool does with a single span. Note that
+    the Hub dataset is the 2020 edition of the corpus.
+    """
+    out = []
+    for index, row in enumerate(rows):
+        where = f"rows[{index}]"
+        try:
+            text, entities, links = row["sentence"], row["entities"], row["relations"]
+        except (KeyError, TypeError):
+            raise ValueError(
+                f"{where}: expected a Hub ehealth_kd row with 'sentence', 'entities' and "
+                f"'relations'"
+            ) from None
+        keyphrases, ids = [], set()
+        for k, entity in enumerate(entities):
+            at = f"{where}, entities[{k}]"
+            try:
+                kp_id = _hub_id(entity["ent_id"], f"{at}, field 'ent_id'")
+                label = _hub_label(entity["ent_label"], HUB_ENTITY_LABELS, f"{at}, 'ent_label'")
+                span = [entity["start_character"], entity["end_character"]]
+            except (KeyError, TypeError) as e:
+                raise ValueError(f"{at}: missing field {e}") from None
+            keyphrases.append({"id": kp_id, "label": label, "spans": [span]})
+            ids.add(kp_id)
+        relations = []
+        for r, link in enumerate(links):
+            at = f"{where}, relations[{r}]"
+            try:
+                label = _hub_label(link["rel_label"], HUB_RELATION_LABELS, f"{at}, 'rel_label'")
+                ends = [_hub_id(link[f], f"{at}, field {f!r}") for f in ("arg1", "arg2")]
+            except (KeyError, TypeError) as e:
+                raise ValueError(f"{at}: missing field {e}") from None
+            for field, kp_id in zip(("arg1", "arg2"), ends):
+                if kp_id not in ids:
+                    raise ValueError(f"{at}, field {field!r}: no entity of this row has that id")
+            relations.append({"label": label, "source": ends[0], "target": ends[1]})
+        out.append({"text": text, "keyphrases": keyphrases, "relations": relations})
+    return out
