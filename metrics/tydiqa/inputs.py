@@ -32,7 +32,8 @@ from .scoring import (
 # compute() options, each with the parser of its command-line value.
 OPTIONS = {"passage_non_null_threshold": int, "minimal_non_null_threshold": int}
 
-_CHUNK = 1 << 22
+_CHUNK = 1 << 22  # bytes per read
+_QUEUED = 4  # inflated chunks waiting for the reader: bounds memory
 _SCORE_FIELDS = ("passage_answer_score", "minimal_answer_score")
 
 
@@ -42,7 +43,7 @@ _SCORE_FIELDS = ("passage_answer_score", "minimal_answer_score")
 
 def _gzip_chunks(path: str | PathLike) -> Iterator[bytes]:
     """Inflated chunks of a gzip file, produced by a background thread."""
-    chunks: queue.Queue = queue.Queue(maxsize=4)
+    chunks: queue.Queue = queue.Queue(maxsize=_QUEUED)
     stop = threading.Event()
 
     def produce() -> None:
@@ -118,23 +119,19 @@ _INT = re.compile(rb"-?(?:0|[1-9][0-9]*)(?=[ \t\r]*[,}])")
 
 
 def _key_value_start(data: bytes, key: bytes, start: int, end: int) -> int:
-    """Where the value of top-level ``key`` starts, or -1 to take the slow path.
+    """Where the value of the top-level ``key`` starts, or -1 to take the slow path.
 
     Inside a JSON string every quote is escaped, so a ``"key"`` not preceded by a backslash is a
-    real key (TyDi QA's nested records never reuse these three names). A second occurrence, a
-    missing one or anything unusual sends the line to ``json.loads``.
+    real key (TyDi QA's nested records never reuse these three names). The last one is taken,
+    as ``json.loads`` keeps the last of repeated keys; searching from the end also skips the
+    document text in the dev file's key order. Anything unusual sends the line to ``json.loads``.
     """
-    found = -1
-    i = data.find(key, start, end)
-    while i != -1:
-        if data[i - 1] != 0x5C:
-            if found != -1:
-                return -1
-            found = i
-        i = data.find(key, i + len(key), end)
-    if found == -1:
+    i = data.rfind(key, start, end)
+    while i > start and data[i - 1] == 0x5C:  # an escaped quote: inside a string
+        i = data.rfind(key, start, i)
+    if i <= start:
         return -1
-    j = found + len(key)
+    j = i + len(key)
     while j < end and data[j] in _SPACE:
         j += 1
     if j >= end or data[j] != 0x3A:  # ':'

@@ -1,0 +1,443 @@
+"""tydiqa: rules the parity corpus does not pin, output types, file readers, the Hub helper."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+import taskeval
+from taskeval._metrics.tydiqa import inputs, scoring
+from taskeval.cli import main as cli_main
+
+PARITY = Path(__file__).resolve().parents[1].parent / "shared" / "parity" / "tydiqa" / "cases"
+needs_corpus = pytest.mark.skipif(not PARITY.is_dir(), reason="parity corpus absent")
+
+NULL = {"candidate_index": -1, "start_byte": -1, "end_byte": -1, "yes_no_answer": "NONE"}
+
+
+def _gold(case: str) -> Path:
+    return next(p for p in (PARITY / case).iterdir() if p.name.startswith("gold.jsonl"))
+
+
+def _score_case(case: str, **options) -> dict:
+    return inputs.score_files(_gold(case), PARITY / case / "predictions.jsonl", **options)
+
+
+def _ann(index=0, start=-1, end=-1, yes_no="NONE") -> dict:
+    return {"candidate_index": index, "start_byte": start, "end_byte": end, "yes_no_answer": yes_no}
+
+
+def _pred(example_id, language="arabic", index=0, score=1.0, span=(-1, -1), yes_no="NONE"):
+    return {
+        "example_id": example_id,
+        "language": language,
+        "passage_answer_index": index,
+        "passage_answer_score": score,
+        "minimal_answer": {"start_byte_offset": span[0], "end_byte_offset": span[1]},
+        "minimal_answer_score": score,
+        "yes_no_answer": yes_no,
+    }
+
+
+# --- output types: the official int-zero quirks ------------------------------------------------
+
+
+@needs_corpus
+def test_unreached_targets_and_empty_macro_are_int_zero():
+    result = _score_case("edge_c26_english_only")
+    for key in scoring.AVG_KEYS:
+        assert type(result[key]) is int and result[key] == 0
+    assert list(result["per_language"]) == ["english"]
+    c17 = _score_case("edge_c17_missing_pred_null_gold_negscore")["per_language"]["arabic"]
+    assert type(c17["passage-recall-at-precision>=0.9"]) is int
+    assert type(c17["passage-precision-at-precision>=0.9"]) is int
+    assert type(c17["passage-recall-at-precision>=0.5"]) is float
+
+
+@needs_corpus
+def test_threshold_types_follow_the_official_json_exactly():
+    # The official JSON writes 0 or 0.0 for each threshold: the first score object of that value.
+    for case in ("synth_gen_n300_s21", "real_tiny_dev_partial", "synth_gen_n5000_s25"):
+        expected = json.loads((PARITY / case / "expected.json").read_text())
+        result = _score_case(case)
+        for language, values in expected["per_language"].items():
+            for key, value in values.items():
+                got = result["per_language"][language][key]
+                assert type(got) is type(value) and repr(got) == repr(value), (case, language, key)
+
+
+@needs_corpus
+def test_compute_keeps_the_types():
+    metric = taskeval.load("tydiqa")
+    case = "synth_gen_n300_s21"
+    result = metric.compute(
+        **taskeval.read_official(
+            "tydiqa", references=_gold(case), predictions=PARITY / case / "predictions.jsonl"
+        )
+    )
+    expected = json.loads((PARITY / case / "expected.json").read_text())
+    assert json.dumps(result) == json.dumps(expected)  # same reprs, so same types
+
+
+@needs_corpus
+def test_pretty_print_case_agrees_with_what_the_official_script_printed():
+    # edge_c08 crashed under --pretty_print after printing these numbers (then an unreached
+    # R@P target: None formatted with {:.4}); the metric reports that target as int 0.
+    arabic = _score_case("edge_c08_pretty_unreachable")["per_language"]["arabic"]
+    printed = (PARITY / "edge_c08_pretty_unreachable" / "expected_stdout.txt").read_text()
+    assert "Passage & arabic & \\fpr{50.0}{50.0}{50.0}" in printed
+    assert "Minimal Answer & arabic & \\fpr{50.0}{50.0}{50.0}" in printed
+    assert "Optimal threshold: 2.0" in printed
+    assert "R@P=0.5: 50.00% (actual p=50.00%, score threshold=2.0)" in printed
+    assert arabic["passage-best-threshold-f1"] == 0.5
+    assert arabic["passage-best-threshold"] == 2.0
+    assert arabic["minimal-best-threshold-f1"] == 0.5
+    assert arabic["passage-recall-at-precision>=0.5"] == 0.5
+    assert arabic["passage-recall-at-precision>=0.75"] == 0
+    assert type(arabic["passage-recall-at-precision>=0.75"]) is int
+
+
+# --- scoring rules -----------------------------------------------------------------------------
+
+
+def test_ties_are_summed_in_python_set_order():
+    # Ids 1, 2, 8 are visited as set([1, 2, 8]) iterates: 8, 1, 2. Their minimal F1s 2/3, 1/2
+    # and 2/5 then sum to 1.5666666666666667; in file order they would give ...64.
+    gold = [_ann(0, 0, 2)] * 3
+    refs = [{"example_id": i, "language": "arabic", "annotations": gold} for i in (1, 2, 8)]
+    preds = [_pred(1, span=(1, 2)), _pred(2, span=(1, 3)), _pred(8, span=(1, 4))]
+    result = scoring.tydiqa_score(preds, refs)["per_language"]["arabic"]
+    assert list(set([1, 2, 8])) == [8, 1, 2]
+    set_order = 0.4 + 2 / 3 + 0.5
+    file_order = 2 / 3 + 0.5 + 0.4
+    assert set_order != file_order
+    assert result["minimal-best-threshold-precision"] == set_order / 3
+    assert result["minimal-best-threshold-precision"] != file_order / 3
+
+
+def test_missing_prediction_is_a_phantom_wrong_answer_with_int_score_zero():
+    refs = [
+        {"example_id": 1, "language": "thai", "annotations": [_ann(0, 10, 20)] * 3},
+        {"example_id": 2, "language": "thai", "annotations": [NULL] * 3},
+    ]
+    missing = scoring.tydiqa_score([_pred(1, "thai", score=-1.0), {"example_id": None}], refs)
+    explicit = scoring.tydiqa_score(
+        [_pred(1, "thai", score=-1.0), _pred(2, "thai", index=-1, score=-5.0)], refs
+    )
+    assert missing["avg_passage_precision"] == 0.5 and explicit["avg_passage_precision"] == 1.0
+    # a missing prediction on answerable gold is only a miss
+    recall = scoring.tydiqa_score([{"example_id": None}, _pred(2, "thai", index=-1)], refs)
+    assert recall["per_language"]["thai"]["passage-best-threshold-f1"] == 0.0
+
+
+def test_unknown_prediction_id_and_languages_without_predictions():
+    refs = [
+        {"example_id": 1, "language": "thai", "annotations": [_ann(0)] * 3},
+        {"example_id": 2, "language": "korean", "annotations": [_ann(0)] * 3},
+        {"example_id": None},
+    ]
+    preds = [_pred(1, "thai"), {"example_id": None}, _pred(99, "bengali")]
+    result = scoring.tydiqa_score(preds, refs)
+    # korean has gold but no prediction: left out; bengali has only an unknown id: a zero
+    assert list(result["per_language"]) == ["bengali", "thai"]
+    assert result["avg_passage_f1"] == 0.5
+
+
+def test_yes_no_matches_any_annotator_case_insensitively_and_counts_as_a_vote():
+    refs = [
+        {
+            "example_id": 5,
+            "language": "swahili",
+            "annotations": [_ann(0, yes_no="YES"), _ann(0, yes_no="yes"), _ann(1, yes_no="NO")],
+        }
+    ]
+    result = scoring.tydiqa_score([_pred(5, "swahili", yes_no="No")], refs)
+    assert result["avg_minimal_f1"] == 1.0
+    span = scoring.tydiqa_score([_pred(5, "swahili", span=(0, 4))], refs)
+    assert span["avg_minimal_f1"] == 0.0  # spans against yes/no-only gold get nothing
+
+
+def test_best_span_over_annotators_and_passage_from_any_annotator():
+    # upstream example: annotators [39, 50), [38, 50), [34, 50), prediction [30, 40)
+    refs = [
+        {
+            "example_id": 3,
+            "language": "finnish",
+            "annotations": [_ann(-1, 39, 50), _ann(4, 38, 50), _ann(7, 34, 50)],
+        }
+    ]
+    result = scoring.tydiqa_score([_pred(3, "finnish", index=4, span=(30, 40))], refs)
+    p, r = 6 / 10, 6 / 16
+    assert result["avg_minimal_f1"] == 2 * p * r / (p + r)
+    assert result["avg_passage_f1"] == 1.0
+
+
+def test_vote_thresholds():
+    refs = [{"example_id": 1, "language": "arabic", "annotations": [_ann(0, 1, 5), NULL, NULL]}]
+    preds = [_pred(1, span=(1, 5))]
+    assert scoring.tydiqa_score(preds, refs)["avg_passage_f1"] == 0.0
+    one = scoring.tydiqa_score(preds, refs, 1, 1)
+    assert one["avg_passage_f1"] == 1.0 and one["avg_minimal_f1"] == 1.0
+
+
+def test_zero_length_span_on_an_edge_scores_zero_but_inside_raises():
+    refs = [{"example_id": 1, "language": "arabic", "annotations": [_ann(0, 10, 20)] * 3}]
+    edge = scoring.tydiqa_score([_pred(1, span=(10, 10))], refs)
+    assert edge["avg_minimal_f1"] == 0.0
+    with pytest.raises(ValueError, match=r"predictions\[0\] \(example_id 1\).*zero-length"):
+        scoring.tydiqa_score([_pred(1, span=(12, 12))], refs)
+    gold_inside = [{"example_id": 1, "language": "arabic", "annotations": [_ann(0, 15, 15)] * 3}]
+    with pytest.raises(ValueError, match="zero-length"):
+        scoring.tydiqa_score([_pred(1, span=(10, 20))], gold_inside)
+
+
+def test_duplicates_last_wins_in_the_first_position():
+    refs = [
+        {"example_id": 1, "language": "arabic", "annotations": [NULL] * 3},
+        {"example_id": 1, "language": "arabic", "annotations": [_ann(2)] * 3},
+    ]
+    preds = [_pred(1, index=2), _pred(1, index=0)]
+    assert scoring.tydiqa_score(preds, refs)["avg_passage_f1"] == 0.0
+    assert scoring.tydiqa_score(preds[::-1], refs)["avg_passage_f1"] == 1.0
+
+
+def test_inputs_are_not_mutated_and_official_annotation_form_is_accepted():
+    official = {
+        "annotation_id": 1,
+        "passage_answer": {"candidate_index": 0},
+        "minimal_answer": {"plaintext_start_byte": 3, "plaintext_end_byte": 9},
+        "yes_no_answer": "NONE",
+    }
+    refs = [{"example_id": 1, "language": "arabic", "annotations": [official] * 3}]
+    preds = [_pred(1, span=(3, 9))]
+    before = json.dumps([refs, preds])
+    assert scoring.tydiqa_score(preds, refs)["avg_minimal_f1"] == 1.0
+    assert json.dumps([refs, preds]) == before
+
+
+# --- official files ----------------------------------------------------------------------------
+
+
+def _write_gold(path: Path, records: list, raw_lines: list[str] = ()) -> Path:
+    lines = [json.dumps(r, ensure_ascii=False) for r in records] + list(raw_lines)
+    data = ("\n".join(lines) + "\n").encode()
+    if ".gz" in path.name:
+        data = gzip.compress(data)
+    path.write_bytes(data)
+    return path
+
+
+def _record(example_id=1, language="arabic", doc="text", **extra) -> dict:
+    annotation = {
+        "annotation_id": 9,
+        "passage_answer": {"candidate_index": 0},
+        "minimal_answer": {"plaintext_start_byte": 0, "plaintext_end_byte": 4},
+        "yes_no_answer": "NONE",
+    }
+    return {
+        "example_id": example_id,
+        "language": language,
+        "question_text": "q",
+        "document_plaintext": doc,
+        "annotations": [annotation] * 3,
+        **extra,
+    }
+
+
+def test_gold_reader_fast_path_agrees_with_json(tmp_path):
+    tricky = [
+        _record(1, doc='a "language": "thai", "example_id": 5, "annotations": [] \\" ]'),
+        _record(2, doc="ends with a backslash \\"),
+        {"language": "korean", "annotations": _record()["annotations"], "example_id": -(2**63)},
+        _record(4, language="thai", document_html='<p>"]"</p>'),
+    ]
+    spaced = json.dumps(_record(5), indent=None, separators=(" , ", " : "))
+    gold = _write_gold(tmp_path / "g.jsonl.gz", tricky, [spaced])
+    got = list(inputs.iter_gold(gold))
+    expected = [
+        scoring.normalize_reference(json.loads(line), "x")
+        for line in gzip.decompress(gold.read_bytes()).decode().splitlines()
+    ]
+    assert got == expected
+    assert [r[0] for r in got] == [1, 2, -(2**63), 4, 5]
+
+
+@needs_corpus
+def test_gold_reader_matches_json_on_every_corpus_gold():
+    for folder in sorted(PARITY.iterdir()):
+        if folder.name == "edge_c12_empty_annotations":
+            continue
+        path = _gold(folder.name)
+        opener = gzip.open if ".gz" in path.name else open
+        with opener(path, "rt", encoding="utf-8") as f:
+            expected = [scoring.normalize_reference(json.loads(line), "x") for line in f]
+        assert list(inputs.iter_gold(path)) == expected, folder.name
+
+
+def test_gold_reader_errors_name_file_line_id_and_field(tmp_path):
+    def error(records, raw=(), name="g.jsonl") -> str:
+        path = _write_gold(tmp_path / name, records, raw)
+        with pytest.raises(ValueError) as info:
+            list(inputs.iter_gold(path))
+        return str(info.value)
+
+    message = error([_record(1), _record(2, annotations=[])])
+    assert "g.jsonl, line 2 (example_id 2)" in message and "'annotations'" in message
+    message = error([_record(1)], ["", json.dumps(_record(3))])
+    assert "line 2" in message and "blank line" in message
+    message = error([_record("7")], name="g.jsonl.gz")
+    assert "g.jsonl.gz, line 1" in message and "'example_id'" in message and "'7'" in message
+    no_annotations = {k: v for k, v in _record().items() if k != "annotations"}
+    assert "missing field 'annotations'" in error([no_annotations])
+    bad = _record(4)
+    bad["annotations"] = [{**bad["annotations"][0], "yes_no_answer": "MAYBE"}]
+    message = error([bad])
+    assert "line 1 (example_id 4)" in message and "'yes_no_answer'" in message
+    assert "not a JSON value" in error([], ["{not json"])
+
+
+def test_gold_gzip_is_chosen_by_the_path_like_the_official_script(tmp_path):
+    plain = _write_gold(tmp_path / "gold.jsonl", [_record(1)])
+    assert next(inputs.iter_gold(plain))[0] == 1
+    gz = _write_gold(tmp_path / "gold.gz.jsonl", [_record(2)])  # ".gz" anywhere in the path
+    assert next(inputs.iter_gold(gz))[0] == 2
+    (tmp_path / "not.gz").write_bytes(b"plain text\n")
+    with pytest.raises(ValueError, match="cannot be read"):
+        list(inputs.iter_gold(tmp_path / "not.gz"))
+
+
+def test_gold_is_streamed_without_keeping_documents(tmp_path, monkeypatch):
+    doc = "ข้อความ " * 20_000  # ~440 KB of UTF-8 per line, ~26 MB in all
+    records = [_record(i, doc=doc) for i in range(60)]
+    gold = _write_gold(tmp_path / "big.jsonl.gz", records)
+    # small chunks, so that what is in flight is far below the file size
+    monkeypatch.setattr(inputs, "_CHUNK", 1 << 16)
+    tracemalloc.start()
+    try:
+        refs = list(inputs.iter_gold(gold))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(refs) == 60
+    assert peak < 3 * 2**20, peak  # a line and a few chunks in flight, never the documents
+
+
+def test_prediction_reader(tmp_path):
+    preds = tmp_path / "p.jsonl"
+    rows = [{**_pred(1), "passage_answer_score": "2.5"}, {**_pred(2), "minimal_answer_score": 3}]
+    preds.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    got = list(inputs.iter_predictions(preds))
+    assert got[0][3] == 2.5 and got[1][6] == 3.0 and type(got[1][6]) is float
+    preds.write_text(json.dumps({**_pred(1), "passage_answer_score": "high"}) + "\n")
+    with pytest.raises(ValueError, match=r"p.jsonl, line 1: .*'passage_answer_score'"):
+        list(inputs.iter_predictions(preds))
+    preds.write_text(json.dumps(_pred(1)) + "\n" + json.dumps({"example_id": 2}) + "\n")
+    with pytest.raises(ValueError, match=r"line 2 \(example_id 2\): field 'language'"):
+        list(inputs.iter_predictions(preds))
+    preds.write_text(json.dumps(_pred(1)) + "\n\n")
+    with pytest.raises(ValueError, match="line 2: a blank line"):
+        list(inputs.iter_predictions(preds))
+    preds.write_bytes(gzip.compress(b"{}\n"))
+    with pytest.raises(ValueError, match="gzip"):
+        list(inputs.iter_predictions(preds))
+
+
+def test_read_official_pads_the_shorter_side_with_placeholders(tmp_path):
+    gold = _write_gold(tmp_path / "g.jsonl", [_record(1), _record(2)])
+    preds = tmp_path / "p.jsonl"
+    preds.write_text(json.dumps(_pred(1, span=(0, 4))) + "\n")
+    official = inputs.read_official(gold, preds)
+    assert len(official["predictions"]) == len(official["references"]) == 2
+    assert official["predictions"][1]["example_id"] is None
+    assert scoring.tydiqa_score(**official) == inputs.score_files(gold, preds)
+
+
+@needs_corpus
+def test_cli_options(capsys):
+    case = "synth_gen_small_n300_s1_thr1"
+    argv = [
+        "score",
+        "tydiqa",
+        "--references",
+        str(_gold(case)),
+        "--predictions",
+        str(PARITY / case / "predictions.jsonl"),
+        "--passage-non-null-threshold",
+        "1",
+        "--minimal-non-null-threshold",
+        "1",
+    ]
+    assert cli_main(argv) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == json.loads((PARITY / case / "expected.json").read_text())
+
+
+# --- Hub rows ----------------------------------------------------------------------------------
+
+
+def _hub_row(language, indices, starts, ends, yes_no) -> dict:
+    # the Hub's tydiqa primary_task layout (no example_id; annotations as a dict of lists)
+    return {
+        "passage_answer_candidates": {
+            "plaintext_start_byte": [0, 50],
+            "plaintext_end_byte": [50, 90],
+        },
+        "question_text": "swali?",
+        "document_title": "Kichwa",
+        "language": language,
+        "annotations": {
+            "passage_answer_candidate_index": indices,
+            "minimal_answers_start_byte": starts,
+            "minimal_answers_end_byte": ends,
+            "yes_no_answer": yes_no,
+        },
+        "document_plaintext": "maandishi " * 9,
+        "document_url": "https://sw.wikipedia.org/wiki/Kichwa",
+    }
+
+
+def test_references_from_hub():
+    rows = [
+        _hub_row("swahili", [1, 1, -1], [55, 57, -1], [60, 60, -1], ["NONE"] * 3),
+        _hub_row("swahili", [0, 0, 0], [-1, -1, -1], [-1, -1, -1], ["YES", "YES", "NONE"]),
+        _hub_row("thai", [-1], [-1], [-1], ["NONE"]),
+    ]
+    refs = inputs.references_from_hub(rows, example_ids=[11, -12, 13])
+    assert refs[0] == {
+        "example_id": 11,
+        "language": "swahili",
+        "annotations": [
+            {"candidate_index": 1, "start_byte": 55, "end_byte": 60, "yes_no_answer": "NONE"},
+            {"candidate_index": 1, "start_byte": 57, "end_byte": 60, "yes_no_answer": "NONE"},
+            {"candidate_index": -1, "start_byte": -1, "end_byte": -1, "yes_no_answer": "NONE"},
+        ],
+    }
+    assert taskeval.references_from_hub("tydiqa", rows, example_ids=[11, -12, 13]) == refs
+    preds = [
+        _pred(11, "swahili", 1, span=(55, 60)),
+        _pred(-12, "swahili", 0, yes_no="yes"),
+        {"example_id": None},
+    ]
+    result = scoring.tydiqa_score(preds, refs)
+    assert result["avg_passage_f1"] == 1.0 and result["avg_minimal_f1"] == 1.0
+
+
+def test_references_from_hub_errors():
+    row = _hub_row("thai", [0, 0], [1, 1], [4, 4], ["NONE", "NONE"])
+    with pytest.raises(ValueError, match="one id per row"):
+        inputs.references_from_hub([row], example_ids=[])
+    uneven = _hub_row("thai", [0, 0], [1], [4, 4], ["NONE", "NONE"])
+    with pytest.raises(ValueError, match=r"rows\[0\] \(example_id 5\).*one entry per annotator"):
+        inputs.references_from_hub([uneven], example_ids=[5])
+    flat = {**row, "annotations": [{"candidate_index": 0}]}
+    with pytest.raises(ValueError, match=r"rows\[0\].*'annotations' must be a dict of lists"):
+        inputs.references_from_hub([flat], example_ids=[5])
+    with pytest.raises(ValueError, match=r"rows\[0\].*'example_id'"):
+        inputs.references_from_hub([row], example_ids=["5"])
+    empty = _hub_row("thai", [], [], [], [])
+    with pytest.raises(ValueError, match="non-empty"):
+        inputs.references_from_hub([empty], example_ids=[5])
