@@ -1,0 +1,464 @@
+"""ehealthkd: rules the parity cases do not pin, official-file reader errors, Hub rows."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import pytest
+
+import taskeval
+from taskeval._metrics.ehealthkd.inputs import read_official, references_from_hub, score_files
+from taskeval._metrics.ehealthkd.scoring import ehealthkd
+
+PARITY = Path(__file__).resolve().parents[1].parent / "shared" / "parity" / "ehealthkd"
+needs_corpus = pytest.mark.skipif(not PARITY.is_dir(), reason="parity corpus absent")
+
+TEXT = "El tipo de cáncer afecta a las vías respiratorias ."
+GOLD_A = "1\t3 7\tConcept\ttipo\n2\t11 17\tConcept\tcáncer\n3\t18 24\tAction\tafecta\n4\t31 35;36 49\tConcept\tvías respiratorias\n"
+GOLD_B = "subject\t3\t2\ntarget\t3\t4\n"
+SCENARIOS = ("scenario1-main", "scenario2-taskA", "scenario3-taskB")
+
+
+def _manifest() -> list[dict]:
+    return json.loads((PARITY / "manifest.json").read_text(encoding="utf-8"))["cases"]
+
+
+# --------------------------------------------------------------------------------------------
+# Official numbers, with the official int-or-float types
+
+
+@needs_corpus
+def test_every_case_gives_the_official_json_with_its_types():
+    checked = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for case in _manifest():
+            gold, submission = PARITY / case["gold"], PARITY / case["submission"]
+            if case["outcome"] != "expected":
+                with pytest.raises(ValueError):
+                    score_files(gold, submission)
+                continue
+            expected = json.loads((PARITY / case["result"]).read_text(encoding="utf-8"))
+            actual = score_files(gold, submission)
+            # json.dumps tells the int 0 (zero denominator) from the float 0.0.
+            assert json.dumps(actual, sort_keys=True) == json.dumps(expected, sort_keys=True), case[
+                "name"
+            ]
+            checked += 1
+    assert checked == 61
+
+
+@needs_corpus
+@pytest.mark.parametrize(
+    "name,folder",
+    [
+        ("p11_empty_submission", "scenario1-main"),
+        ("p12_unannotated_gold_sentence", "scenario2-taskA"),
+        ("p48_zero_division_mix", "scenario1-main"),
+    ],
+)
+def test_compute_keeps_the_int_zero(name, folder):
+    case = PARITY / "cases" / name
+    scenario = folder.split("-")[0]
+    expected = json.loads((case / "expected.json").read_text(encoding="utf-8"))[scenario]
+    metric = taskeval.load("ehealthkd", scenario)
+    inputs = taskeval.read_official(
+        "ehealthkd", references=case / "gold" / folder, predictions=case / "submission" / folder
+    )
+    result = metric.compute(**inputs)
+    assert json.dumps(result, sort_keys=True) == json.dumps(expected, sort_keys=True)
+
+
+def test_unknown_config_is_refused():
+    with pytest.raises(ValueError, match="scenario1, scenario2, scenario3"):
+        taskeval.load("ehealthkd", "scenario4")
+
+
+# --------------------------------------------------------------------------------------------
+# Rules on records (compute inputs)
+
+
+def _row(keyphrases, relations=(), text=TEXT) -> dict:
+    return {
+        "text": text,
+        "keyphrases": [{"id": i, "label": lab, "spans": sp} for i, lab, sp in keyphrases],
+        "relations": [{"label": lab, "source": s, "target": t} for lab, s, t in relations],
+    }
+
+
+GOLD = _row(
+    [(1, "Concept", [[3, 7]]), (2, "Concept", [[11, 17]]), (3, "Action", [[18, 24]]),
+     (4, "Concept", [[31, 35], [36, 49]])],
+    [("subject", 3, 2), ("target", 3, 4)],
+)  # fmt: skip
+
+
+def _counts(pred, gold=GOLD, scenario="scenario1") -> dict:
+    result = ehealthkd([pred], [gold], scenario)
+    return {k: v for k, v in result.items() if v and k not in ("precision", "recall", "f1")}
+
+
+def test_a_single_span_is_split_at_spaces_but_several_pairs_are_not():
+    assert _counts(_row([(4, "Concept", [[31, 49]])])) == {
+        "correct_A": 1,
+        "missing_A": 3,
+        "missing_B": 2,
+    }
+    # "tipo de" + "cáncer" as two pairs is not re-split: partial with "tipo" (first in gold).
+    assert _counts(_row([(1, "Concept", [[3, 10], [11, 17]])]))["partial_A"] == 1
+
+
+def test_consecutive_spaces_give_an_empty_pair():
+    gold = _row([(1, "Concept", [[0, 1], [2, 2], [3, 4]])], text="a  b")
+    assert _counts(_row([(1, "Concept", [[0, 4]])], text="a  b"), gold) == {"correct_A": 1}
+
+
+def test_records_keep_their_pair_order():
+    # The official reader sorts pairs (except in a file's first sentence); records are taken
+    # as given, so out-of-order pairs only overlap.
+    pred = _row([(4, "Concept", [[36, 49], [31, 35]])])
+    assert _counts(pred)["partial_A"] == 1
+
+
+def test_relation_labels_are_lower_cased_and_same_as_is_symmetric():
+    gold = _row([(1, "Concept", [[0, 2]]), (2, "Concept", [[3, 7]])], [("same-as", 1, 2)])
+    pred = _row([(1, "Concept", [[0, 2]]), (2, "Concept", [[3, 7]])], [("SAME-AS", 2, 1)])
+    assert _counts(pred, gold) == {"correct_A": 2, "correct_B": 1}
+
+
+def test_same_as_chain_makes_one_class():
+    phrases = [(i, "Concept", [[s, s + 1]]) for i, s in ((1, 0), (2, 3), (3, 8), (4, 12))]
+    text = "a b  xc d e f"
+    gold = _row(phrases, [("same-as", 1, 2), ("same-as", 2, 3), ("is-a", 1, 4)], text)
+    pred = _row(phrases, [("is-a", 3, 4), ("same-as", 1, 3)], text)
+    assert _counts(pred, gold) == {"correct_A": 4, "correct_B": 2, "missing_B": 1}
+
+
+def test_duplicate_relations_count_once_on_both_sides():
+    gold = dict(GOLD, relations=GOLD["relations"] * 2)
+    pred = dict(GOLD, relations=GOLD["relations"] * 3)
+    assert _counts(pred, gold) == {"correct_A": 4, "correct_B": 2}
+
+
+def test_relation_endpoints_map_only_through_correct_or_partial_matches():
+    pred = _row(
+        [(1, "Concept", [[3, 7]]), (2, "Action", [[11, 17]]), (3, "Action", [[18, 24]]),
+         (4, "Concept", [[36, 49]])],
+        [("subject", 3, 2), ("target", 3, 4)],
+    )  # fmt: skip
+    assert _counts(pred) == {
+        "correct_A": 2,
+        "incorrect_A": 1,
+        "partial_A": 1,
+        "correct_B": 1,
+        "missing_B": 1,
+        "spurious_B": 1,
+    }
+
+
+def test_duplicate_ids_in_a_sentence_use_the_first_phrase():
+    pred = _row([(9, "Concept", [[40, 45]]), (9, "Concept", [[3, 7]]), (2, "Concept", [[11, 17]])],
+                [("is-a", 9, 2)])  # fmt: skip
+    gold = _row([(1, "Concept", [[3, 7]]), (2, "Concept", [[11, 17]])], [("is-a", 1, 2)])
+    counts = _counts(pred, gold)
+    assert counts["correct_A"] == 2 and counts["spurious_B"] == 1
+
+
+def test_unannotated_gold_and_differing_texts_are_skipped():
+    empty_gold = _row([])
+    assert _counts(GOLD, empty_gold) == {}
+    with pytest.warns(UserWarning, match="differs"):
+        assert _counts(dict(GOLD, text=TEXT + " "), GOLD) == {}
+
+
+def test_zero_denominators_give_the_int_zero():
+    nothing = ehealthkd([_row([])], [GOLD], "scenario1")
+    assert nothing["precision"] == 0 and type(nothing["precision"]) is int
+    assert type(nothing["recall"]) is float and type(nothing["f1"]) is int
+    skipped = ehealthkd([GOLD], [_row([])], "scenario3")
+    assert [type(skipped[k]) for k in ("precision", "recall", "f1")] == [int, int, int]
+
+
+def test_span_identical_gold_in_another_order_raises_where_the_official_tool_asserts():
+    gold = _row([(1, "Concept", [[3, 7]]), (2, "Action", [[3, 7]])])
+    ok = ehealthkd([gold], [gold])
+    assert ok["correct_A"] == 2
+    swapped = _row([(1, "Action", [[3, 7]]), (2, "Concept", [[3, 7]])])
+    with pytest.raises(ValueError, match="assertion"):
+        ehealthkd([swapped], [gold])
+
+
+def test_add_checks_rows_before_encoding():
+    metric = taskeval.load("ehealthkd")
+    bad = _row([(1, "Concept", [["3", 7]])])
+    with pytest.raises(ValueError, match=r"prediction\[0\], keyphrases\[0\] \(id 1\)"):
+        metric.add(prediction=bad, reference=GOLD)
+
+
+def test_inputs_are_not_mutated():
+    pred = _row([(1, "Concept", [[3, 10]])], [("SUBJECT", 1, 1)])
+    snapshot = json.dumps(pred)
+    ehealthkd([pred], [GOLD])
+    assert json.dumps(pred) == snapshot
+
+
+# --------------------------------------------------------------------------------------------
+# Official files
+
+
+def _write(folder: Path, name: str, content: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_bytes(content.encode("utf-8"))
+    return path
+
+
+def _case(tmp_path, sub_a=GOLD_A, sub_b=GOLD_B, sub_text=TEXT + "\n", text=TEXT + "\n",
+          gold_a=GOLD_A, gold_b=GOLD_B, scenarios=SCENARIOS):  # fmt: skip
+    for folder in scenarios:
+        n = folder[8]
+        _write(tmp_path / "gold" / folder, f"input_scenario{n}.txt", text)
+        _write(tmp_path / "gold" / folder, f"output_a_scenario{n}.txt", gold_a)
+        _write(tmp_path / "gold" / folder, f"output_b_scenario{n}.txt", gold_b)
+        _write(tmp_path / "sub" / folder, f"output_scenario{n}.txt", sub_text)
+        _write(tmp_path / "sub" / folder, f"output_a_scenario{n}.txt", sub_a)
+        _write(tmp_path / "sub" / folder, f"output_b_scenario{n}.txt", sub_b)
+    return tmp_path / "gold", tmp_path / "sub"
+
+
+def _scenario1(tmp_path, **files) -> dict:
+    gold, sub = _case(tmp_path, **files)
+    return score_files(gold, sub)["scenario1"]
+
+
+FILE_ERRORS = [
+    ("header", {"sub_a": "ID\tSTART END\tLABEL\tTEXT\n" + GOLD_A}, ("output_a", "line 1", "ID")),
+    ("double-tab", {"sub_a": "1\t\t3 7\tConcept\ttipo\n"}, ("line 1", "4 TAB-separated", "got 5")),
+    ("missing-text", {"sub_a": GOLD_A + "5\t3 7\tConcept\n"}, ("line 5", "4 TAB", "got 3")),
+    ("blank-line", {"sub_a": "1\t3 7\tConcept\ttipo\n\n"}, ("line 2", "got 1")),
+    ("float-offset", {"sub_a": "1\t3.0 7\tConcept\ttipo\n"}, ("line 1", "integer", "'3.0'")),
+    ("three-numbers", {"sub_a": "1\t3 7 9\tConcept\ttipo\n"}, ("line 1", "START END")),
+    ("past-last-sentence", {"sub_a": "1\t300 307\tConcept\ttipo\n"}, ("line 1", "past the last")),
+    (
+        "on-line-break",
+        {
+            "text": TEXT + "\nOtra .\n",
+            "sub_text": TEXT + "\nOtra .\n",
+            "gold_a": GOLD_A + "5\t52 56\tConcept\tOtra\n",
+            "sub_a": GOLD_A + "5\t51 56\tConcept\tOtra\n",
+        },
+        ("line 5", "sentence 2", ">= 0"),
+    ),
+    ("backwards", {"sub_a": "1\t7 3\tConcept\ttipo\n"}, ("line 1", "start <= end")),
+    ("single-past-text", {"sub_a": "1\t31 60\tConcept\tvías\n"}, ("line 1", "past the end")),
+    ("negative-offset", {"sub_a": "1\t-3 7\tConcept\ttipo\n"}, ("line 1",)),
+    ("unknown-id", {"sub_b": "subject\t3\t99\n"}, ("output_b", "line 1", "target ID 99")),
+    ("b-two-fields", {"sub_b": "subject\t3\n"}, ("output_b", "line 1", "3 TAB-separated")),
+    ("b-string-id", {"sub_b": "subject\tT3\t2\n"}, ("output_b", "line 1", "'T3'")),
+    ("gold-header", {"gold_a": "ID\tSPANS\tLABEL\tTEXT\n"}, ("gold", "output_a", "line 1")),
+]
+
+
+@pytest.mark.parametrize(
+    "files,fragments", [e[1:] for e in FILE_ERRORS], ids=[e[0] for e in FILE_ERRORS]
+)
+def test_malformed_files_name_file_line_and_expectation(tmp_path, files, fragments):
+    with pytest.raises(ValueError) as info:
+        _scenario1(tmp_path, **files)
+    for fragment in fragments:
+        assert fragment in str(info.value)
+
+
+def test_not_utf8(tmp_path):
+    gold, sub = _case(tmp_path)
+    (sub / "scenario1-main" / "output_a_scenario1.txt").write_bytes(b"1\t3 7\tConcept\ttip\xf3\n")
+    with pytest.raises(ValueError, match="not UTF-8"):
+        score_files(gold, sub)
+
+
+def test_missing_files_and_folders(tmp_path):
+    gold, sub = _case(tmp_path, scenarios=SCENARIOS[:2])
+    with pytest.raises(ValueError, match="scenario3-taskB"):
+        score_files(gold, sub)
+    (sub / "scenario1-main" / "output_scenario1.txt").unlink()
+    with pytest.raises(ValueError, match="sentence file not found"):
+        read_official(gold / "scenario1-main", sub / "scenario1-main")
+    (sub / "scenario2-taskA" / "output_b_scenario2.txt").unlink()
+    with pytest.raises(ValueError, match=r"output_b_scenario2\.txt: file not found"):
+        read_official(gold / "scenario2-taskA", sub / "scenario2-taskA")
+
+
+def test_unscored_sentences_are_checked_only_where_the_official_tool_crashes(tmp_path):
+    # Line 2 is unannotated in the gold: a span of it that runs past its text (or backwards)
+    # cannot change a score and the official tool accepts it; a malformed line still fails.
+    text = TEXT + "\nOtra frase .\n"
+    extra = "9\t52 70\tConcept\tx\n10\t60 55\tConcept\ty\n"
+    result = _scenario1(tmp_path, text=text, sub_text=text, sub_a=GOLD_A + extra)
+    assert result["correct_A"] == 4 and result["spurious_A"] == 0
+    with pytest.raises(ValueError, match="line 5"):
+        _scenario1(tmp_path, text=text, sub_text=text, sub_a=GOLD_A + "9\t52\tConcept\tx\n")
+
+
+def test_line_breaks_crlf_lone_cr_and_other_separators(tmp_path):
+    crlf = _scenario1(
+        tmp_path / "crlf",
+        sub_text=TEXT + "\r\n",
+        sub_a=GOLD_A.replace("\n", "\r\n"),
+        sub_b=GOLD_B.replace("\n", "\r"),
+    )
+    assert crlf["f1"] == 1.0
+    # \x0b and U+2028 are not line breaks for the official reader: the text is one line.
+    text = "A\x0bb es\u2028c .\n"
+    gold_a = "1\t0 1\tConcept\tA\n2\t7 8\tConcept\tc\n"
+    odd = _scenario1(
+        tmp_path / "odd", text=text, sub_text=text, gold_a=gold_a, sub_a=gold_a, gold_b="", sub_b=""
+    )
+    assert odd["correct_A"] == 2
+
+
+def test_stripped_sentences_and_global_offsets(tmp_path):
+    # NBSP and tabs around a line are stripped; blank lines are sentences and shift offsets.
+    text = "\n" + TEXT + "\n"
+    sub_text = "\u00a0 \n\t" + TEXT + " \n"
+    sub_a = "".join(
+        f"{i}\t{';'.join(f'{s + 1} {e + 1}' for s, e in pairs)}\tX\tx\n"
+        for i, pairs in ((1, [(3, 7)]), (2, [(11, 17)]))
+    )
+    gold_a = sub_a.replace("X", "Concept")
+    result = _scenario1(tmp_path, text=text, sub_text=sub_text, gold_a=gold_a, gold_b="",
+                        sub_a=sub_a.replace("X", "Concept"), sub_b="")  # fmt: skip
+    assert result["correct_A"] == 2
+
+
+def test_cross_sentence_relations_are_dropped_with_a_warning(tmp_path):
+    text = TEXT + "\nOtra frase .\n"
+    sub_a = GOLD_A + "5\t52 56\tConcept\tOtra\n"
+    with pytest.warns(UserWarning, match="1 relation\\(s\\) cross sentence boundaries"):
+        result = _scenario1(
+            tmp_path, text=text, sub_text=text, sub_a=sub_a, sub_b=GOLD_B + "is-a\t5\t2\n"
+        )
+    assert result["spurious_B"] == 0 and result["correct_B"] == 2
+
+
+def test_a_later_duplicate_id_decides_the_sentence_of_its_relations(tmp_path):
+    text = TEXT + "\nOtra frase .\n"
+    # ID 2 is written again in sentence 2: "subject 3 2" now crosses sentences and is dropped.
+    sub_a = GOLD_A + "2\t52 56\tConcept\tOtra\n"
+    with pytest.warns(UserWarning, match="cross sentence"):
+        result = _scenario1(tmp_path, text=text, sub_text=text, sub_a=sub_a)
+    assert result["correct_B"] == 1 and result["missing_B"] == 1
+
+
+def test_first_sentence_pairs_stay_unsorted_later_ones_are_sorted(tmp_path):
+    swapped = GOLD_A.replace("31 35;36 49", "36 49;31 35")
+    first = _scenario1(tmp_path / "first", sub_a=swapped)
+    assert first["partial_A"] == 1
+    text = "Otra frase .\n" + TEXT + "\n"
+    shift = len("Otra frase .") + 1
+
+    def shifted(a):
+        return "".join(
+            f"{i}\t{';'.join(f'{int(s) + shift} {int(e) + shift}' for s, e in (p.split() for p in sp.split(';')))}\t{lab}\t{t}\n"
+            for i, sp, lab, t in (line.split("\t") for line in a.splitlines())
+        )
+
+    second = _scenario1(
+        tmp_path / "second",
+        text=text,
+        sub_text=text,
+        gold_a=shifted(GOLD_A),
+        sub_a=shifted(swapped),
+    )
+    assert second["correct_A"] == 4
+
+
+def test_fewer_submitted_sentences_pair_up_to_the_shorter_side(tmp_path):
+    text = TEXT + "\nOtra frase .\n"
+    gold_a = GOLD_A + "5\t52 56\tConcept\tOtra\n"
+    result = _scenario1(tmp_path, text=text, gold_a=gold_a)
+    assert result["missing_A"] == 0 and result["correct_A"] == 4
+
+
+def test_read_official_keeps_only_scored_sentences(tmp_path):
+    text = "Nada .\n" + TEXT + "\n"
+    shift = len("Nada .") + 1
+    a = "".join(
+        f"{i}\t{s + shift} {e + shift}\tConcept\tx\n"
+        for i, (s, e) in enumerate([(3, 7), (11, 17)], 1)
+    )
+    gold, sub = _case(
+        tmp_path,
+        text=text,
+        sub_text=text,
+        gold_a=a,
+        sub_a=a + "9\t0 4\tConcept\tNada\n",
+        gold_b="",
+        sub_b="",
+    )
+    inputs = read_official(gold / "scenario1-main", sub / "scenario1-main")
+    assert inputs["references"] == [
+        {
+            "text": TEXT,
+            "keyphrases": [
+                {"id": 1, "label": "Concept", "spans": [[3, 7]]},
+                {"id": 2, "label": "Concept", "spans": [[11, 17]]},
+            ],
+            "relations": [],
+        }
+    ]
+    assert inputs["predictions"] == inputs["references"]
+
+
+def test_cli_prints_the_three_scenarios(tmp_path, capsys):
+    from taskeval.cli import main
+
+    gold, sub = _case(tmp_path)
+    assert main(["score", "ehealthkd", "--references", str(gold), "--predictions", str(sub)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert sorted(printed) == ["scenario1", "scenario2", "scenario3"]
+    assert printed["scenario1"]["f1"] == 1.0 and printed["scenario3"]["correct_B"] == 2
+
+
+# --------------------------------------------------------------------------------------------
+# Hub rows
+
+
+HUB_ROWS = [
+    {
+        "sentence": TEXT,
+        "entities": [
+            {"ent_id": "T1", "ent_text": "tipo", "ent_label": 0, "start_character": 3, "end_character": 7},
+            {"ent_id": "T2", "ent_text": "afecta", "ent_label": "Action", "start_character": 18, "end_character": 24},
+            {"ent_id": "T3", "ent_text": "vías respiratorias", "ent_label": 0, "start_character": 31, "end_character": 49},
+        ],
+        "relations": [
+            {"rel_id": "R1", "rel_label": 10, "arg1": "T2", "arg2": "T3"},
+            {"rel_id": "R2", "rel_label": "subject", "arg1": "T2", "arg2": "T1"},
+        ],
+    },
+    {"sentence": "Nada .", "entities": [], "relations": []},
+]  # fmt: skip
+
+
+def test_references_from_hub_rows():
+    refs = references_from_hub(HUB_ROWS)
+    assert refs[0]["keyphrases"][2] == {"id": 3, "label": "Concept", "spans": [[31, 49]]}
+    assert refs[0]["relations"][0] == {"label": "target", "source": 2, "target": 3}
+    assert refs[1] == {"text": "Nada .", "keyphrases": [], "relations": []}
+    result = ehealthkd(refs, refs, "scenario1")
+    assert result["correct_A"] == 3 and result["correct_B"] == 2 and result["f1"] == 1.0
+
+
+def test_references_from_hub_rejects_bad_rows():
+    bad_id = json.loads(json.dumps(HUB_ROWS))
+    bad_id[0]["entities"][0]["ent_id"] = "X"
+    with pytest.raises(ValueError, match=r"rows\[0\], entities\[0\], field 'ent_id'"):
+        references_from_hub(bad_id)
+    dangling = json.loads(json.dumps(HUB_ROWS))
+    dangling[0]["relations"][0]["arg2"] = "T9"
+    with pytest.raises(ValueError, match=r"rows\[0\], relations\[0\], field 'arg2'"):
+        references_from_hub(dangling)
+    with pytest.raises(ValueError, match=r"rows\[1\]"):
+        references_from_hub([HUB_ROWS[0], {"text": "x"}])
