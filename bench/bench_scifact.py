@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -45,6 +46,7 @@ def main() -> None:
         scifact_scores,
     )
 
+    load_before = os.getloadavg()[0]
     case = CASES / args.predictions
     dev = taskeval.read_official(
         "scifact_abstract", references=case / "gold.jsonl", predictions=case / "predictions.jsonl"
@@ -104,7 +106,8 @@ def main() -> None:
     ]
     report = f"""# SciFact benchmark
 
-Machine: {machine()}.
+Machine: {machine()}; load average {load_before:.1f} at the start and {os.getloadavg()[0]:.1f} at
+the end (other jobs shared the CPUs, so single timings vary by up to 2x).
 Command: `python bench/bench_scifact.py --n {args.n} --repeat {args.repeat} --predictions {args.predictions}`.
 Data: the real SciFact dev gold (300 claims) with the `{args.predictions}` predictions of the
 parity corpus, replicated to {args.n:,} claims ({sum(len(r["evidence"]) for r in references):,}

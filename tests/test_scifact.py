@@ -1,5 +1,5 @@
 """scifact_abstract / scifact_sentence: the shared folders, combine, rules the parity corpus does not
-pin, the official-file readers and the Hub-rows helper."""
+pin, the official-file readers and the Hub-rows converter."""
 
 from __future__ import annotations
 
