@@ -1,0 +1,166 @@
+"""Metrics inside a transformers Trainer: compute_metrics and batch_eval_metrics.
+
+A tiny randomly initialised BERT (no download) trains for a few steps on CPU; its label
+predictions are mapped back to the metric's rows through the eval dataset's ids and scored. The
+Trainer's logged numbers must equal a direct compute() on the same predictions.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+
+import pytest
+
+import taskeval
+
+torch = pytest.importorskip("torch")
+transformers = pytest.importorskip("transformers")
+datasets = pytest.importorskip("datasets")
+
+pytestmark = pytest.mark.slow
+
+FEVER_LABELS = ["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"]
+
+
+def tiny_model(num_labels: int):
+    config = transformers.BertConfig(
+        vocab_size=64,
+        hidden_size=16,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=32,
+        max_position_embeddings=32,
+        num_labels=num_labels,
+    )
+    torch.manual_seed(0)
+    return transformers.BertForSequenceClassification(config)
+
+
+def encode(texts: list[str], labels: list[int], ids: list) -> datasets.Dataset:
+    """A whitespace 'tokenizer' over a 64-word hashed vocabulary: enough for a few steps."""
+    length = 12
+    input_ids = [
+        [1, *[2 + zlib.crc32(w.encode()) % 60 for w in t.split()][: length - 1]] for t in texts
+    ]
+    input_ids = [ids_ + [0] * (length - len(ids_)) for ids_ in input_ids]
+    return datasets.Dataset.from_dict(
+        {
+            "input_ids": input_ids,
+            "attention_mask": [[int(i != 0) for i in row] for row in input_ids],
+            "labels": labels,
+            "row_id": ids,
+        }
+    )
+
+
+def trainer_for(model, train, evaluation, compute_metrics, tmp_path, **kwargs):
+    args = transformers.TrainingArguments(
+        output_dir=str(tmp_path / "out"),
+        max_steps=3,
+        per_device_train_batch_size=8,
+        per_device_eval_batch_size=8,
+        learning_rate=1e-3,
+        use_cpu=True,
+        report_to="none",
+        save_strategy="no",
+        logging_strategy="no",
+        seed=0,
+        **kwargs,
+    )
+    return transformers.Trainer(
+        model=model,
+        args=args,
+        train_dataset=train,
+        eval_dataset=evaluation,
+        compute_metrics=compute_metrics,
+    )
+
+
+# --- FEVER: claim label prediction, with evidence from a (stub) retriever ----------------------
+
+
+def fever_claims(n: int, seed: int) -> dict:
+    rng = random.Random(seed)
+    claims = {}
+    for i in range(n):
+        label = FEVER_LABELS[i % 3]
+        page = f"Page_{rng.randint(0, 20)}"
+        if label == "NOT ENOUGH INFO":
+            gold = {"label": label, "evidence": [[[i, None, None, None]]]}
+            retrieved = [[page, 0]]
+        else:
+            gold = {"label": label, "evidence": [[[i, i, page, rng.randint(0, 5)]]]}
+            retrieved = [gold["evidence"][0][0][2:]] if rng.random() < 0.6 else [[page, 9]]
+        claims[1000 + i] = {
+            "text": f"claim {page} {label.lower()}",
+            "gold": gold,
+            "retrieved": retrieved,
+        }
+    return claims
+
+
+def fever_rows(claims: dict, claim_ids, label_ids) -> dict:
+    """Model outputs → fever_score rows, by claim id (the eval dataset's `row_id` column)."""
+    predictions, references = [], []
+    for claim_id, label in zip(claim_ids, label_ids):
+        claim = claims[int(claim_id)]
+        predictions.append(
+            {"predicted_label": FEVER_LABELS[int(label)], "predicted_evidence": claim["retrieved"]}
+        )
+        references.append(claim["gold"])
+    return {"predictions": predictions, "references": references}
+
+
+def fever_datasets():
+    claims = fever_claims(40, seed=1)
+    ids = list(claims)
+    texts = [claims[i]["text"] for i in ids]
+    labels = [FEVER_LABELS.index(claims[i]["gold"]["label"]) for i in ids]
+    return claims, encode(texts, labels, ids), encode(texts[:20], labels[:20], ids[:20])
+
+
+def test_fever_compute_metrics_in_trainer(tmp_path):
+    claims, train, evaluation = fever_datasets()
+    metric = taskeval.load("fever_score")
+
+    def compute_metrics(eval_pred):
+        labels = eval_pred.predictions.argmax(-1)
+        return metric.compute(**fever_rows(claims, evaluation["row_id"], labels))
+
+    trainer = trainer_for(tiny_model(3), train, evaluation, compute_metrics, tmp_path)
+    trainer.train()
+    logged = trainer.evaluate()
+    outputs = trainer.predict(evaluation)
+    direct = taskeval.load("fever_score").compute(
+        **fever_rows(claims, evaluation["row_id"], outputs.predictions.argmax(-1))
+    )
+    assert {k: logged[f"eval_{k}"] for k in direct} == direct
+
+
+def test_fever_batch_eval_metrics_in_trainer(tmp_path):
+    claims, train, evaluation = fever_datasets()
+    metric = taskeval.load("fever_score")
+    seen = {"rows": 0}
+
+    def compute_metrics(eval_pred, compute_result: bool):
+        # Batches come in eval-dataset order: the running offset maps them back to claim ids.
+        labels = eval_pred.predictions.argmax(-1).cpu().numpy()
+        start = seen["rows"]
+        seen["rows"] += len(labels)
+        metric.add_batch(**fever_rows(claims, evaluation["row_id"][start : seen["rows"]], labels))
+        if compute_result:
+            seen["rows"] = 0
+            return metric.compute()
+        return {}
+
+    trainer = trainer_for(
+        tiny_model(3), train, evaluation, compute_metrics, tmp_path, batch_eval_metrics=True
+    )
+    trainer.train()
+    logged = trainer.evaluate()
+    outputs = trainer.predict(evaluation)
+    direct = taskeval.load("fever_score").compute(
+        **fever_rows(claims, evaluation["row_id"], outputs.predictions.argmax(-1))
+    )
+    assert {k: logged[f"eval_{k}"] for k in direct} == direct
