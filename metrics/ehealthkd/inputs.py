@@ -12,13 +12,15 @@ whose endpoints lie in two sentences dropped with a warning.
 
 from __future__ import annotations
 
+import gc
 import re
 import warnings
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
+from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from functools import partial
-from itertools import accumulate, compress, repeat
-from operator import add, itemgetter, ne, sub
+from itertools import accumulate, chain, compress, islice, repeat
+from operator import add, itemgetter, le, ne, sub
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -166,23 +168,32 @@ def _line_count(content: str) -> int:
     return content.count("\n") + (not content.endswith("\n") and content != "")
 
 
+def _sentences_of(starts: list[int], ends: list[int]) -> list[int]:
+    """``bisect_right(ends, start)`` for every start, in bulk."""
+    if all(map(le, starts, islice(starts, 1, None))):
+        # Sorted starts (the usual file order): one bisect per sentence instead of per line.
+        cuts = list(map(partial(bisect_left, starts), ends))
+        counts = list(map(sub, cuts, [0, *cuts[:-1]]))
+        counts.append(len(starts) - (cuts[-1] if cuts else 0))
+        return list(chain.from_iterable(map(repeat, range(len(counts)), counts)))
+    return list(map(partial(bisect_right, ends), starts))
+
+
 def read_keyphrases(
     path: Path, sentences: _Sentences, wanted: set[int] | None = None
-) -> tuple[list[list[Keyphrase]], dict[int, int]]:
-    """Key phrases per sentence, and each ID's sentence (a later duplicate ID wins).
+) -> tuple[dict[int, list[Keyphrase]], dict[int, int]]:
+    """Key phrases by sentence index, and each ID's sentence (a later duplicate ID wins).
 
     Every line is checked for what the official reader needs; phrases are built, and their
     spans checked, only for the sentences in ``wanted`` (all if None).
     """
-    per_sentence: list[list[Keyphrase]] = [[] for _ in sentences.texts]
+    per_sentence: defaultdict[int, list[Keyphrase]] = defaultdict(list)
     content = _read_text(path)
     lines = None
     heads = _A_LINES.findall(content)
     if len(heads) == _line_count(content):
         ids = list(map(int, map(itemgetter(0), heads)))
-        where = list(
-            map(partial(bisect_right, sentences.ends), map(int, map(itemgetter(1), heads)))
-        )
+        where = _sentences_of(list(map(int, map(itemgetter(1), heads))), sentences.ends)
         if not where or max(where) < len(sentences.texts):
             located = dict(zip(ids, where))
             chosen = range(len(where))
@@ -190,9 +201,11 @@ def read_keyphrases(
                 chosen = compress(chosen, map(wanted.__contains__, where))
             lines = content.split("\n")
             for i in chosen:
-                kp_id, label, pairs = _parse_a_line(path, i + 1, lines[i])
+                # The line is known to be well-formed: ID, spans "S E[;S E...]", label, text.
+                _, spans, label, _ = lines[i].split("\t")
+                pairs = [tuple(map(int, pair.split(" "))) for pair in spans.split(";")]
                 per_sentence[where[i]].append(
-                    _keyphrase(sentences, path, i + 1, where[i], kp_id, label, pairs)
+                    _keyphrase(sentences, path, i + 1, where[i], ids[i], label, pairs)
                 )
             return per_sentence, located
     located = {}
@@ -228,15 +241,14 @@ def _parse_b_line(
 def read_relations(
     path: Path,
     where: Mapping[int, int],
-    n_sentences: int,
     a_path: Path,
     wanted: set[int] | None = None,
-) -> list[list[Relation]]:
-    """Relations per sentence; a relation whose endpoints lie in two sentences is dropped.
+) -> dict[int, list[Relation]]:
+    """Relations by sentence index; a relation whose endpoints lie in two sentences is dropped.
 
     Every line is checked; relations are kept only for the sentences in ``wanted`` (all if None).
     """
-    per_sentence: list[list[Relation]] = [[] for _ in range(n_sentences)]
+    per_sentence: defaultdict[int, list[Relation]] = defaultdict(list)
     content = _read_text(path)
     fast = None
     rows = _B_LINES.findall(content)
@@ -322,11 +334,11 @@ def submission_sentence_file(folder: str | PathLike, gold_file: Path) -> Path:
 
 def _read_annotations(
     sentence_file: Path, texts: list[str], wanted: set[int] | None = None
-) -> tuple[list[list[Keyphrase]], list[list[Relation]]]:
+) -> tuple[dict[int, list[Keyphrase]], dict[int, list[Relation]]]:
     a_path, b_path = _companion(sentence_file, "a"), _companion(sentence_file, "b")
     sentences = _Sentences(sentence_file, texts)
     keyphrases, where = read_keyphrases(a_path, sentences, wanted)
-    relations = read_relations(b_path, where, len(texts), a_path, wanted)
+    relations = read_relations(b_path, where, a_path, wanted)
     return keyphrases, relations
 
 
@@ -346,7 +358,7 @@ def read_scenario(
     g_kps, g_rels = _read_annotations(gold_file, g_texts)
     s_texts = read_sentences(sub_file)
     n = min(len(g_texts), len(s_texts))
-    annotated = [k for k in range(n) if g_kps[k] or g_rels[k]]
+    annotated = sorted(k for k in {*g_kps, *g_rels} if k < n)
     scored = [k for k in annotated if g_texts[k] == s_texts[k]]
     if len(scored) < len(annotated):
         skipped = sorted(set(annotated) - set(scored))
@@ -400,11 +412,17 @@ def score_files(references: str | PathLike, predictions: str | PathLike) -> dict
     if references is None:
         raise ValueError("ehealthkd needs the gold folder as references")
     out = {}
-    for scenario in SCENARIOS:
-        gold_dir = Path(references) / SCENARIO_FOLDERS[scenario]
-        sub_dir = Path(predictions) / SCENARIO_FOLDERS[scenario]
-        sub, gold, names = read_scenario(gold_dir, sub_dir)
-        out[scenario] = score(sub, gold, scenario, names)
+    collecting = gc.isenabled()
+    gc.disable()  # parsing builds many small objects and no cycles: collections only cost time
+    try:
+        for scenario in SCENARIOS:
+            gold_dir = Path(references) / SCENARIO_FOLDERS[scenario]
+            sub_dir = Path(predictions) / SCENARIO_FOLDERS[scenario]
+            sub, gold, names = read_scenario(gold_dir, sub_dir)
+            out[scenario] = score(sub, gold, scenario, names)
+    finally:
+        if collecting:
+            gc.enable()
     return out
 
 
