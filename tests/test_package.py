@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -78,39 +79,67 @@ def _python(code: str, env: dict) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
 
 
-def test_install_makes_bare_name_load_work_offline_and_uninstall_removes_it(tmp_path):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HF_")}
-    env.update(HF_HOME=str(tmp_path / "hf"), HF_EVALUATE_OFFLINE="1")
-    installed = subprocess.run(
-        [sys.executable, "-m", "taskeval", "install"], env=env, capture_output=True, text=True
+def _taskeval(args: list[str], env: dict) -> list[Path]:
+    done = subprocess.run(
+        [sys.executable, "-m", "taskeval", *args], env=env, capture_output=True, text=True
     )
-    assert installed.returncode == 0, installed.stderr
-    scripts = [Path(p) for p in installed.stdout.split()]
-    assert {p.stem for p in scripts} == set(taskeval.list_metrics())
-    assert all(str(p).startswith(str(tmp_path / "hf" / "modules")) for p in scripts)
+    assert done.returncode == 0, done.stderr
+    return [Path(p) for p in done.stdout.split()]
 
-    gold = {"label": "REFUTES", "evidence": [[[None, None, "page1", 1], [None, None, "page2", 2]]]}
-    code = (
-        "import evaluate, json; m = evaluate.load('fever_score'); "
-        "print(json.dumps(m.compute(predictions=[{'predicted_label': 'REFUTES', "
-        "'predicted_evidence': [['page1', 1]]}], references=[" + repr(gold) + "])))"
-    )
-    loaded = _python(code, env)
-    assert loaded.returncode == 0, loaded.stderr
-    assert json.loads(loaded.stdout) == {
-        "strict_score": 0.0,
-        "label_accuracy": 1.0,
-        "evidence_precision": 1.0,
-        "evidence_recall": 0.0,
-        "evidence_f1": 0.0,
-    }
 
-    removed = subprocess.run(
-        [sys.executable, "-m", "taskeval", "install", "--uninstall"],
+# Loads every metric by its bare name and scores the inputs in the JSON file argv[1].
+_BARE_NAME_SCRIPT = """
+import json, sys
+import evaluate
+inputs = json.load(open(sys.argv[1]))
+print(json.dumps({name: evaluate.load(name).compute(**rows) for name, rows in inputs.items()}))
+"""
+
+
+def _bare_name_results(inputs_file: Path, env: dict) -> dict:
+    done = subprocess.run(
+        [sys.executable, "-c", _BARE_NAME_SCRIPT, str(inputs_file)],
         env=env,
         capture_output=True,
         text=True,
     )
-    assert removed.returncode == 0, removed.stderr
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_install_makes_bare_name_load_work_offline_and_uninstall_removes_it(tmp_path):
+    from harness import entries
+
+    inputs = {e.name: e.random_inputs(random.Random(1), 6) for e in entries()}
+    inputs_file = tmp_path / "inputs.json"
+    inputs_file.write_text(json.dumps(inputs), encoding="utf-8")
+    expected = {name: taskeval.load(name).compute(**rows) for name, rows in inputs.items()}
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HF_")}
+    env["HF_HOME"] = str(tmp_path / "hf")
+    # A stale copy from an earlier version, newer than nothing: the install must win over it.
+    stale = (
+        tmp_path / "hf/modules/evaluate_modules/metrics/evaluate-metric--fever_score" / ("0" * 64)
+    )
+    stale.mkdir(parents=True)
+    (stale / "fever_score.py").write_text("raise RuntimeError('stale version')\n", encoding="utf-8")
+
+    scripts = _taskeval(["install"], env)
+    assert {p.stem for p in scripts} == set(taskeval.list_metrics())
+    assert all(str(p).startswith(str(tmp_path / "hf" / "modules")) for p in scripts)
+    assert _bare_name_results(inputs_file, {**env, "HF_EVALUATE_OFFLINE": "1"}) == json.loads(
+        json.dumps(expected)
+    )
+    # Without the flag evaluate probes the Hub first, fails (no network here), and falls back.
+    without_flag = {"fever_score": inputs["fever_score"]}
+    without_file = tmp_path / "fever.json"
+    without_file.write_text(json.dumps(without_flag), encoding="utf-8")
+    assert _bare_name_results(without_file, env) == json.loads(
+        json.dumps({"fever_score": expected["fever_score"]})
+    )
+
+    assert _taskeval(["install", "--uninstall"], env) == [p.parent for p in scripts]
     assert not any(p.exists() for p in scripts)
-    assert _python("import evaluate; evaluate.load('fever_score')", env).returncode != 0
+    assert stale.is_dir()  # not ours: left alone
+    gone = _python("import evaluate; evaluate.load('tydiqa')", {**env, "HF_EVALUATE_OFFLINE": "1"})
+    assert gone.returncode != 0 and "FileNotFoundError" in gone.stderr
