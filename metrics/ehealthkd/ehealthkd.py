@@ -20,7 +20,6 @@ _CITATION = """\
     booktitle = "Proceedings of the Iberian Languages Evaluation Forum (IberLEF 2019)",
     series = "CEUR Workshop Proceedings",
     volume = "2421",
-    pages = "1--16",
     year = "2019",
 }
 """
@@ -132,9 +131,9 @@ class Ehealthkd(evaluate.Metric):
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
             features=_FEATURES,
-            homepage="https://knowledge-learning.github.io/ehealthkd-2019/",
+            homepage="https://github.com/knowledge-learning/ehealthkd-2019",
             codebase_urls=["https://github.com/knowledge-learning/ehealthkd-2019"],
-            reference_urls=["https://ceur-ws.org/Vol-2421/eHealth-KD_overview.pdf"],
+            reference_urls=["https://ceur-ws.org/Vol-2421/"],
             license="mit",
         )
 
