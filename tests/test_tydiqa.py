@@ -305,6 +305,17 @@ def test_gold_gzip_is_chosen_by_the_path_like_the_official_script(tmp_path):
     assert next(inputs.iter_gold(plain))[0] == 1
     gz = _write_gold(tmp_path / "gold.gz.jsonl", [_record(2)])  # ".gz" anywhere in the path
     assert next(inputs.iter_gold(gz))[0] == 2
+    members = tmp_path / "members.jsonl.gz"  # concatenated gzip members, as `cat a.gz b.gz`
+    members.write_bytes(
+        b"".join(gzip.compress(json.dumps(_record(i)).encode() + b"\n") for i in (7, 8, 9))
+    )
+    assert [r[0] for r in inputs.iter_gold(members)] == [7, 8, 9]
+    (tmp_path / "empty.jsonl.gz").write_bytes(b"")
+    assert list(inputs.iter_gold(tmp_path / "empty.jsonl.gz")) == []
+    truncated = tmp_path / "cut.jsonl.gz"
+    truncated.write_bytes(gzip.compress(json.dumps(_record(1)).encode() * 50)[:-30])
+    with pytest.raises(ValueError, match="cannot be read"):
+        list(inputs.iter_gold(truncated))
     (tmp_path / "not.gz").write_bytes(b"plain text\n")
     with pytest.raises(ValueError, match="cannot be read"):
         list(inputs.iter_gold(tmp_path / "not.gz"))

@@ -9,11 +9,11 @@ the GIL), so inflating and picking out the fields run side by side.
 
 from __future__ import annotations
 
-import gzip
 import json
 import queue
 import re
 import threading
+import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from os import PathLike
 from typing import Any
@@ -41,6 +41,38 @@ _SCORE_FIELDS = ("passage_answer_score", "minimal_answer_score")
 # Reading lines
 
 
+def _inflate(path: str | PathLike) -> Iterator[bytes]:
+    """Inflated chunks of a (possibly multi-member) gzip file.
+
+    zlib is called on large inputs so that each call runs long without the GIL: the thread then
+    rarely waits for the reading thread to hand the GIL back.
+    """
+    with open(path, "rb") as f:
+        inflater = zlib.decompressobj(31)
+        pending = f.read(_CHUNK)
+        if not pending:
+            return  # an empty file holds no lines, as gzip.open reads it
+        while True:
+            data = pending or f.read(_CHUNK)
+            if not data:
+                break
+            out = inflater.decompress(data, _CHUNK)
+            pending = inflater.unconsumed_tail
+            if inflater.eof:  # end of a gzip member: another may follow
+                pending = inflater.unused_data
+                inflater = zlib.decompressobj(31)
+                if not pending.strip(b"\0"):  # trailing zero padding, as gzip allows
+                    pending = f.read(_CHUNK)
+                    if not pending:
+                        if out:
+                            yield out
+                        return
+            if out:
+                yield out
+        if not inflater.eof:
+            raise EOFError("compressed file ended before the end-of-stream marker was reached")
+
+
 def _gzip_chunks(path: str | PathLike) -> Iterator[bytes]:
     """Inflated chunks of a gzip file, produced by a background thread."""
     chunks: queue.Queue = queue.Queue(maxsize=_QUEUED)
@@ -48,17 +80,16 @@ def _gzip_chunks(path: str | PathLike) -> Iterator[bytes]:
 
     def produce() -> None:
         try:
-            with gzip.open(path, "rb") as f:
+            for chunk in _inflate(path):
                 while not stop.is_set():
-                    chunk = f.read(_CHUNK)
-                    while not stop.is_set():
-                        try:
-                            chunks.put(chunk, timeout=0.1)
-                            break
-                        except queue.Full:
-                            continue
-                    if not chunk:
-                        return
+                    try:
+                        chunks.put(chunk, timeout=0.1)
+                        break
+                    except queue.Full:
+                        continue
+                if stop.is_set():
+                    return
+            chunks.put(b"")
         except BaseException as e:  # handed to the reading thread, which raises it
             chunks.put(e)
 
@@ -98,7 +129,7 @@ def _lines(path: str | PathLike, gzipped: bool) -> Iterator[tuple[int, bytes, in
             rest = data[start:]
         if rest:
             yield number + 1, rest, 0, len(rest)
-    except (OSError, EOFError, gzip.BadGzipFile) as e:
+    except (OSError, EOFError, zlib.error) as e:
         raise ValueError(f"{path}: cannot be read ({e})") from None
 
 
