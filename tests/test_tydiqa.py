@@ -452,3 +452,16 @@ def test_references_from_hub_errors():
     empty = _hub_row("thai", [], [], [], [])
     with pytest.raises(ValueError, match="non-empty"):
         inputs.references_from_hub([empty], example_ids=[5])
+
+
+def test_stopping_early_does_not_leave_the_inflating_thread_blocked(tmp_path, monkeypatch):
+    monkeypatch.setattr(inputs, "_CHUNK", 1 << 12)
+    monkeypatch.setattr(inputs, "_QUEUED", 1)
+    records = [_record(i, doc="x" * 5000) for i in range(200)]
+    records[0] = _record("bad")
+    gold = _write_gold(tmp_path / "g.jsonl.gz", records)
+    with pytest.raises(ValueError, match="line 1"):
+        list(inputs.iter_gold(gold))
+    reader = inputs.iter_gold(_write_gold(tmp_path / "h.jsonl.gz", records[1:]))
+    assert next(reader)[0] == 1
+    reader.close()  # joins the thread, which must notice the reader is gone

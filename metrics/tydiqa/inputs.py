@@ -78,20 +78,23 @@ def _gzip_chunks(path: str | PathLike) -> Iterator[bytes]:
     chunks: queue.Queue = queue.Queue(maxsize=_QUEUED)
     stop = threading.Event()
 
+    def hand_over(item: Any) -> bool:
+        while not stop.is_set():  # the reader may have stopped early (an error, a break)
+            try:
+                chunks.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
     def produce() -> None:
         try:
             for chunk in _inflate(path):
-                while not stop.is_set():
-                    try:
-                        chunks.put(chunk, timeout=0.1)
-                        break
-                    except queue.Full:
-                        continue
-                if stop.is_set():
+                if not hand_over(chunk):
                     return
-            chunks.put(b"")
+            hand_over(b"")
         except BaseException as e:  # handed to the reading thread, which raises it
-            chunks.put(e)
+            hand_over(e)
 
     thread = threading.Thread(target=produce, name="tydiqa-gunzip", daemon=True)
     thread.start()
