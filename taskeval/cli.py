@@ -21,15 +21,11 @@ def _parser() -> argparse.ArgumentParser:
     score = commands.add_parser(
         "score", help="score official files and print the result as one JSON object"
     )
-    metrics = score.add_subparsers(dest="metric", required=True, metavar="METRIC")
-    for name in list_metrics():
-        sub = metrics.add_parser(name, help=f"score {name} files")
-        sub.add_argument("--references", help="gold file (or folder)")
-        sub.add_argument("--predictions", required=True, help="predictions file (or folder)")
-        for option, parse in metric_module(name, "inputs").OPTIONS.items():
-            sub.add_argument(
-                "--" + option.replace("_", "-"), dest=option, type=parse, default=argparse.SUPPRESS
-            )
+    names = list_metrics()
+    score.add_argument("metric", choices=names, metavar="METRIC", help=", ".join(names))
+    score.add_argument(
+        "rest", nargs=argparse.REMAINDER, help="--references, --predictions, options"
+    )
 
     commands.add_parser("list", help="list the metrics")
 
@@ -44,6 +40,21 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _score_parser(name: str) -> argparse.ArgumentParser:
+    # Only the chosen metric's inputs module is imported: startup stays fast, and one metric's
+    # trouble cannot stop the others.
+    parser = argparse.ArgumentParser(
+        prog=f"taskeval score {name}", description=f"score {name} files"
+    )
+    parser.add_argument("--references", help="gold file (or folder)")
+    parser.add_argument("--predictions", required=True, help="predictions file (or folder)")
+    for option, parse in metric_module(name, "inputs").OPTIONS.items():
+        parser.add_argument(
+            "--" + option.replace("_", "-"), dest=option, type=parse, default=argparse.SUPPRESS
+        )
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "list":
@@ -53,14 +64,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         for path in action(args.names or None, cache=args.cache):
             print(path)
     else:
+        score_args = _score_parser(args.metric).parse_args(args.rest)
         options = {
-            k: v
-            for k, v in vars(args).items()
-            if k not in ("command", "metric", "references", "predictions")
+            k: v for k, v in vars(score_args).items() if k not in ("references", "predictions")
         }
         try:
             result = score_files(
-                args.metric, references=args.references, predictions=args.predictions, **options
+                args.metric,
+                references=score_args.references,
+                predictions=score_args.predictions,
+                **options,
             )
         except (ValueError, OSError) as e:
             print(f"taskeval score {args.metric}: error: {e}", file=sys.stderr)
