@@ -2,8 +2,8 @@
 
 Each run parses the gold and submission folders and scores the three scenarios
 (``taskeval.score_files("ehealthkd", ...)``), as ``taskeval score ehealthkd`` does. The time per
-scenario evaluation is the CPU time of a run divided by 3; the figure reported is the median over
-repeats, summed over submissions. Run: ``python bench/bench_ehealthkd.py [--repeat N]``.
+scenario evaluation is the CPU time of a run divided by 3, summed over submissions from the
+median (and the minimum) over repeats. Run: ``python bench/bench_ehealthkd.py [--repeat N]``.
 """
 
 from __future__ import annotations
@@ -52,20 +52,22 @@ def main() -> None:
             cpu.append(time.process_time() - c0)
             wall.append(time.perf_counter() - w0)
         assert result == expected, case["name"]
-        rows.append((case["name"], statistics.median(cpu), statistics.median(wall)))
+        rows.append((case["name"], statistics.median(cpu), statistics.median(wall), min(cpu)))
     n_eval = 3 * len(rows)
     total_cpu = sum(r[1] for r in rows)
     total_wall = sum(r[2] for r in rows)
     per_eval = 1000 * total_cpu / n_eval
+    per_eval_min = 1000 * sum(r[3] for r in rows) / n_eval
     print(f"machine: {os.cpu_count()} CPUs, {_cpu_model()}, Python {platform.python_version()}")
-    print(f"{'submission':28s} {'CPU ms (3 scenarios)':>22s} {'wall ms':>9s}")
-    for name, c, w in rows:
-        print(f"{name:28s} {1000 * c:22.1f} {1000 * w:9.1f}")
+    print(f"{'submission':28s} {'CPU ms (3 scenarios)':>22s} {'wall ms':>9s} {'min CPU ms':>11s}")
+    for name, c, w, m in rows:
+        print(f"{name:28s} {1000 * c:22.1f} {1000 * w:9.1f} {1000 * m:11.1f}")
     print(
         f"{len(rows)} submissions, {n_eval} scenario evaluations: "
         f"{1000 * total_cpu:.0f} ms CPU ({1000 * total_wall:.0f} ms wall) in all, "
-        f"{per_eval:.1f} ms CPU per scenario evaluation; official ~{OFFICIAL_MS_PER_SCENARIO:.0f} ms, "
-        f"ratio {OFFICIAL_MS_PER_SCENARIO / per_eval:.1f}x"
+        f"{per_eval:.1f} ms CPU per scenario evaluation (median; {per_eval_min:.1f} ms from the "
+        f"minima); official ~{OFFICIAL_MS_PER_SCENARIO:.0f} ms, ratio "
+        f"{OFFICIAL_MS_PER_SCENARIO / per_eval:.1f}x ({OFFICIAL_MS_PER_SCENARIO / per_eval_min:.1f}x)"
     )
 
 
