@@ -465,3 +465,18 @@ def test_stopping_early_does_not_leave_the_inflating_thread_blocked(tmp_path, mo
     reader = inputs.iter_gold(_write_gold(tmp_path / "h.jsonl.gz", records[1:]))
     assert next(reader)[0] == 1
     reader.close()  # joins the thread, which must notice the reader is gone
+
+
+def test_gold_errors_come_before_prediction_errors(tmp_path, monkeypatch):
+    monkeypatch.setattr(inputs, "_CHUNK", 1 << 12)  # the predictions are read while inflating
+    records = [_record(i, doc="y" * 3000) for i in range(100)]
+    preds = tmp_path / "p.jsonl"
+    preds.write_text("\n".join(json.dumps(_pred(i)) for i in range(100)) + "\n{oops\n")
+    good = _write_gold(tmp_path / "g.jsonl.gz", records)
+    with pytest.raises(ValueError, match=r"p.jsonl, line 101: not a JSON value"):
+        inputs.score_files(good, preds)
+    bad = _write_gold(tmp_path / "b.jsonl.gz", [*records, _record(7, annotations=[])])
+    with pytest.raises(ValueError, match=r"b.jsonl.gz, line 101 \(example_id 7\)"):
+        inputs.score_files(bad, preds)
+    preds.write_text("\n".join(json.dumps(_pred(i, span=(0, 4))) for i in range(100)) + "\n")
+    assert inputs.score_files(good, preds)["avg_minimal_f1"] == 1.0

@@ -14,7 +14,7 @@ import queue
 import re
 import threading
 import zlib
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from os import PathLike
 from typing import Any
 
@@ -35,6 +35,9 @@ OPTIONS = {"passage_non_null_threshold": int, "minimal_non_null_threshold": int}
 _CHUNK = 1 << 22  # bytes per read
 _QUEUED = 4  # inflated chunks waiting for the reader: bounds memory
 _SCORE_FIELDS = ("passage_answer_score", "minimal_answer_score")
+_IDLE_LINES = 256  # prediction lines parsed each time the gold reader waits for inflated data
+
+Idle = Callable[[], bool]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -73,8 +76,12 @@ def _inflate(path: str | PathLike) -> Iterator[bytes]:
             raise EOFError("compressed file ended before the end-of-stream marker was reached")
 
 
-def _gzip_chunks(path: str | PathLike) -> Iterator[bytes]:
-    """Inflated chunks of a gzip file, produced by a background thread."""
+def _gzip_chunks(path: str | PathLike, idle: Idle | None = None) -> Iterator[bytes]:
+    """Inflated chunks of a gzip file, produced by a background thread.
+
+    While no chunk is ready, ``idle()`` (if given) is called to do other work; it returns False
+    once it has nothing left to do.
+    """
     chunks: queue.Queue = queue.Queue(maxsize=_QUEUED)
     stop = threading.Event()
 
@@ -100,7 +107,12 @@ def _gzip_chunks(path: str | PathLike) -> Iterator[bytes]:
     thread.start()
     try:
         while True:
-            chunk = chunks.get()
+            try:
+                chunk = chunks.get_nowait() if idle is not None else chunks.get()
+            except queue.Empty:
+                if not idle():
+                    idle = None
+                continue
             if isinstance(chunk, BaseException):
                 raise chunk
             if not chunk:
@@ -117,12 +129,14 @@ def _plain_chunks(path: str | PathLike) -> Iterator[bytes]:
             yield chunk
 
 
-def _lines(path: str | PathLike, gzipped: bool) -> Iterator[tuple[int, bytes, int, int]]:
+def _lines(
+    path: str | PathLike, gzipped: bool, idle: Idle | None = None
+) -> Iterator[tuple[int, bytes, int, int]]:
     """``(line number, buffer, start, end)`` for each line, without copying it out."""
     try:
         number = 0
         rest = b""
-        for chunk in _gzip_chunks(path) if gzipped else _plain_chunks(path):
+        for chunk in _gzip_chunks(path, idle) if gzipped else _plain_chunks(path):
             data = rest + chunk if rest else chunk
             start = 0
             while (end := data.find(b"\n", start)) != -1:
@@ -222,13 +236,13 @@ def _gold_fields(data: bytes, start: int, end: int, where: str) -> tuple[Any, An
     return record["example_id"], record["language"], record["annotations"]
 
 
-def iter_gold(path: str | PathLike) -> Iterator[Reference]:
+def iter_gold(path: str | PathLike, idle: Idle | None = None) -> Iterator[Reference]:
     """Compact references of a TyDi QA gold file, one per line, read as a stream.
 
     Only ``example_id``, ``language`` and ``annotations`` are kept; ``question_text``,
     ``document_plaintext``, HTML and passage candidates are neither kept nor checked.
     """
-    for number, data, start, end in _lines(path, gzipped=".gz" in str(path)):
+    for number, data, start, end in _lines(path, ".gz" in str(path), idle):
         where = f"{path}, line {number}"
         example_id, language, annotations = _gold_fields(data, start, end, where)
         # the same checks as compute() rows, named by file and line
@@ -269,7 +283,33 @@ def iter_predictions(path: str | PathLike) -> Iterator[Prediction]:
 # Entry points
 
 
-def _padded(preds: list, refs: list) -> tuple[list, list]:
+def _read(references: str | PathLike, predictions: str | PathLike) -> tuple[list, list]:
+    """Both files as compact rows, the shorter side padded with placeholders (None).
+
+    The prediction file is parsed while the gold reader waits for inflated data; its errors are
+    raised after the gold has been read, so the gold's come first, as in the official script.
+    """
+    if references is None:
+        raise ValueError("tydiqa needs the gold file (references)")
+    pending = iter_predictions(predictions)
+    preds: list[Prediction] = []
+    failure: list[ValueError] = []
+
+    def idle() -> bool:
+        try:
+            for _ in range(_IDLE_LINES):
+                preds.append(next(pending))
+        except StopIteration:
+            return False
+        except ValueError as e:
+            failure.append(e)
+            return False
+        return True
+
+    refs: list[Reference] = list(iter_gold(references, idle))
+    if failure:
+        raise failure[0]
+    preds.extend(pending)
     n = max(len(preds), len(refs))
     return preds + [None] * (n - len(preds)), refs + [None] * (n - len(refs))
 
@@ -280,9 +320,7 @@ def read_official(references: str | PathLike, predictions: str | PathLike) -> di
     Every line becomes one row, in file order; the shorter side is padded with placeholder rows
     (``{"example_id": None}``), since compute() pairs rows by ``example_id``, not by position.
     """
-    if references is None:
-        raise ValueError("tydiqa needs the gold file (references)")
-    preds, refs = _padded(list(iter_predictions(predictions)), list(iter_gold(references)))
+    preds, refs = _read(references, predictions)
     return {
         "predictions": [prediction_record(p) for p in preds],
         "references": [reference_record(r) for r in refs],
@@ -296,9 +334,7 @@ def score_files(
     minimal_non_null_threshold: int = DEFAULT_THRESHOLD,
 ) -> dict[str, Any]:
     """What ``taskeval score tydiqa`` prints (compute() on ``read_official``, without rows)."""
-    if references is None:
-        raise ValueError("tydiqa needs the gold file (references)")
-    preds, refs = _padded(list(iter_predictions(predictions)), list(iter_gold(references)))
+    preds, refs = _read(references, predictions)
     return score(preds, refs, passage_non_null_threshold, minimal_non_null_threshold)
 
 
