@@ -3,7 +3,15 @@
 import datasets
 import evaluate
 
-from .scoring import abstract_scores, check_pairs, count, prediction_records, reference_records
+from .scoring import (
+    abstract_details,
+    abstract_level,
+    abstract_scores,
+    check_pairs,
+    count,
+    prediction_records,
+    reference_records,
+)
 
 _CITATION = """\
 @inproceedings{wadden-etal-2020-fact,
@@ -40,6 +48,12 @@ Args:
             "sentences": [int]}`; an abstract with two rationales appears twice; empty for a
             NOT ENOUGH INFO claim.
     Doc ids are strings compared verbatim ("01200" is not "1200"), as on the leaderboard.
+    details (bool, default False): also return `details`, one record per (claim, abstract) pair
+        that is predicted or gold, for error analysis: `row`, `claim_id`, `doc_id`,
+        `gold_label` and `predicted_label` (None when absent), `predicted` and `gold` (counted
+        as retrieved / relevant), `label_only` and `rationalized` (counted as correct), `k`
+        (how many predicted sentences Label+Rationale read, when the label is right), `outcome`
+        (correct, rationale not in first k, wrong label, false positive, missed) and `why`.
 Returns:
     abstract_label_only_precision, abstract_label_only_recall, abstract_label_only_f1:
         correct abstracts (gold evidence abstract, right label) over predicted abstracts, over gold
@@ -64,6 +78,16 @@ Examples:
     {'abstract_label_only_precision': 0.5, 'abstract_label_only_recall': 0.5, \
 'abstract_label_only_f1': 0.5, 'abstract_rationalized_precision': 0.5, \
 'abstract_rationalized_recall': 0.5, 'abstract_rationalized_f1': 0.5}
+
+    With `details=True`, each predicted or gold abstract says how it was counted:
+
+    >>> result = scifact_abstract.compute(
+    ...     predictions=predictions, references=references, details=True)
+    >>> for d in result["details"]:
+    ...     print(d["doc_id"], d["outcome"], "|", d["why"])
+    11 correct | right label; gold rationale [11] within the first 3 predicted sentences [1, 11, 13]
+    16 false positive | not a gold evidence abstract of this claim
+    15 missed | gold SUPPORT abstract not predicted
 
     Label+Rationale reads only the first 3 predicted sentences, in the order given: the gold
     sentence 9 listed 4th earns no rationale credit, listed 1st it does.
@@ -104,6 +128,17 @@ class ScifactAbstract(evaluate.Metric):
             license="apache-2.0",
         )
 
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        """Compute the scores (see the class docs).
+
+        When all rows come in this one call of a single process, the scoring core takes them
+        directly: the same checks and numbers, without evaluate's Arrow round trip.
+        """
+        if predictions is not None and references is not None:
+            if self.num_process == 1 and self.writer is None:
+                return abstract_level(predictions, references, **kwargs)
+        return super().compute(predictions=predictions, references=references, **kwargs)
+
     # Rows are checked before datasets encodes them: encoding would silently turn malformed
     # values (a "5" or 5.0 sentence, an int doc id) into valid ones and change the numbers.
     def add_batch(self, *, predictions=None, references=None, **kwargs):
@@ -122,5 +157,8 @@ class ScifactAbstract(evaluate.Metric):
             check_pairs([prediction], [reference])
         return super().add(prediction=prediction, reference=reference, **kwargs)
 
-    def _compute(self, predictions, references):
-        return abstract_scores(count(predictions, references))
+    def _compute(self, predictions, references, details=False):
+        result = abstract_scores(count(predictions, references))
+        if details:
+            result["details"] = abstract_details(predictions, references)
+        return result

@@ -21,7 +21,9 @@ Steps, usable on their own:
 * ``count`` pools the eight official counters over checked rows;
 * ``abstract_scores`` / ``sentence_scores`` turn them into the official P/R/F1.
 
-``scifact_scores(predictions, references)`` does all of it and returns the leaderboard's 12 numbers.
+``scifact_scores(predictions, references)`` does all of it and returns the leaderboard's 12 numbers;
+``abstract_level`` / ``sentence_level`` return one half each, optionally with per-item ``details``
+(``abstract_details`` / ``sentence_details``) for error analysis.
 """
 
 from __future__ import annotations
@@ -345,12 +347,254 @@ def sentence_scores(c: Counts) -> dict[str, float]:
     }
 
 
+# ---------------------------------------------------------------------------------------------
+# Per-item details, for error analysis. Each record says how one item entered the counters above;
+# summing its booleans gives those counters back (the tests check it on every parity case).
+
+ABSTRACT_OUTCOMES = (
+    "correct",
+    "rationale not in first k",
+    "wrong label",
+    "false positive",
+    "missed",
+)
+SENTENCE_OUTCOMES = (
+    "correct",
+    "wrong label",
+    "incomplete rationale",
+    "duplicate",
+    "false positive",
+    "missed",
+)
+
+
+def _show(sentences: Any) -> str:
+    return "[" + ", ".join(str(s) for s in sentences) + "]"
+
+
+def _rationales(gold: Mapping[str, tuple[str, list[frozenset]]], doc_id: str) -> str:
+    return " or ".join(_show(sorted(r)) for r in gold[doc_id][1])
+
+
+def _abstract_record(row: int, claim_id: int, doc_id: str, **fields: Any) -> Record:
+    return {
+        "row": row,
+        "claim_id": claim_id,
+        "doc_id": str(doc_id),
+        "gold_label": None,
+        "predicted_label": None,
+        "predicted": True,
+        "gold": True,
+        "label_only": False,
+        "rationalized": False,
+        "k": None,
+        **fields,
+    }
+
+
+def abstract_details(predictions: Sequence[Mapping], references: Sequence[Mapping]) -> list[Record]:
+    """One record per (claim, abstract) pair that is predicted or gold, for checked rows.
+
+    ``predicted`` / ``gold`` say which counters (retrieved / relevant) the pair is in;
+    ``label_only`` / ``rationalized`` whether it counted as correct; ``k`` the number of predicted
+    sentences Label+Rationale read (when the label is right); ``outcome`` one of
+    ``ABSTRACT_OUTCOMES`` and ``why`` a short reason. Predicted abstracts come first, in the
+    order given, then the gold abstracts that were not predicted.
+    """
+    out: list[Record] = []
+    for row, (pred, ref) in enumerate(zip(predictions, references)):
+        claim_id = int(pred["id"])
+        gold = _gold_docs(ref["evidence"])
+        predicted_docs = set()
+        for entry in _predicted_abstracts(pred["evidence"]):
+            doc_id, label, listed = entry["doc_id"], str(entry["label"]), entry["sentences"]
+            predicted_docs.add(doc_id)
+            if doc_id not in gold:
+                why = "not a gold evidence abstract of this claim" + (
+                    "" if gold else " (the claim is NOT ENOUGH INFO)"
+                )
+                out.append(
+                    _abstract_record(
+                        row, claim_id, doc_id, predicted_label=label, gold=False,
+                        outcome="false positive", why=why,
+                    )
+                )  # fmt: skip
+                continue
+            gold_label, rationales = gold[doc_id]
+            record = _abstract_record(
+                row, claim_id, doc_id, gold_label=str(gold_label), predicted_label=label
+            )
+            if label != gold_label:
+                record.update(outcome="wrong label", why=f"predicted {label}, gold {gold_label}")
+                out.append(record)
+                continue
+            k = max(MIN_SENTENCE_CAP, min(len(r) for r in rationales))
+            head = set(listed[:k])
+            record.update(label_only=True, k=k)
+            found = next((r for r in rationales if r <= head), None)
+            if found is not None:
+                record.update(
+                    rationalized=True,
+                    outcome="correct",
+                    why=f"right label; gold rationale {_show(sorted(found))} within the first "
+                    f"{k} predicted sentences {_show(listed[:k])}",
+                )
+            else:
+                later = any(r <= set(listed) for r in rationales)
+                record.update(
+                    outcome="rationale not in first k",
+                    why=f"right label, but the first {k} predicted sentences "
+                    f"{_show(listed[:k])} hold no whole gold rationale "
+                    f"({_rationales(gold, doc_id)})"
+                    + ("; one is complete further down the list" if later else ""),
+                )
+            out.append(record)
+        for doc_id, (gold_label, _) in gold.items():
+            if doc_id not in predicted_docs:
+                out.append(
+                    _abstract_record(
+                        row, claim_id, doc_id, gold_label=str(gold_label), predicted=False,
+                        outcome="missed", why=f"gold {gold_label} abstract not predicted",
+                    )
+                )  # fmt: skip
+    return out
+
+
+def sentence_details(predictions: Sequence[Mapping], references: Sequence[Mapping]) -> list[Record]:
+    """One record per predicted sentence (each slot of each predicted list, duplicates too) and
+    per gold rationale sentence not predicted, for checked rows.
+
+    ``predicted`` marks a slot of a predicted list (retrieved); ``relevant`` the one record that
+    stands for each gold rationale sentence (its first predicted slot, or a ``missed`` record);
+    ``selected`` / ``label_correct`` whether it counted as correct at Selection-Only /
+    Selection+Label; ``position`` is the slot in the predicted list (None when not predicted);
+    ``outcome`` one of ``SENTENCE_OUTCOMES`` and ``why`` a short reason.
+    """
+    out: list[Record] = []
+    for row, (pred, ref) in enumerate(zip(predictions, references)):
+        out += _sentence_records(
+            row, int(pred["id"]), _gold_docs(ref["evidence"]), pred["evidence"]
+        )
+    return out
+
+
+def _sentence_records(
+    row: int, claim_id: int, gold: Mapping[str, tuple[str, list[frozenset]]], evidence: Sequence
+) -> list[Record]:
+    """The records of ``sentence_details`` for one claim."""
+    out: list[Record] = []
+    predicted_docs = set()
+
+    def record(doc_id: str, sentence: Any, position: int | None, **fields: Any) -> None:
+        out.append(
+            {
+                "row": row,
+                "claim_id": claim_id,
+                "doc_id": str(doc_id),
+                "sentence": int(sentence),
+                "position": position,
+                "gold_label": str(gold[doc_id][0]) if doc_id in gold else None,
+                "predicted_label": None,
+                "predicted": True,
+                "relevant": False,
+                "selected": False,
+                "label_correct": False,
+                **fields,
+            }
+        )
+
+    def missed(doc_id: str, predicted: set, why: str) -> None:
+        for rationale in gold[doc_id][1]:
+            for s in sorted(rationale):
+                if s not in predicted:
+                    record(
+                        doc_id, s, None, predicted=False, relevant=True, outcome="missed",
+                        why=why,
+                    )  # fmt: skip
+
+    for entry in _predicted_abstracts(evidence):
+        doc_id, label, listed = entry["doc_id"], str(entry["label"]), entry["sentences"]
+        predicted_docs.add(doc_id)
+        predicted = set(listed)
+        if doc_id in gold:
+            gold_label, rationales = gold[doc_id]
+            owner = {s: r for r in rationales for s in r}
+            label_ok = label == gold_label
+        else:
+            owner, label_ok = {}, False
+        first: dict[Any, int] = {}
+        for position, s in enumerate(listed):
+            kept = first.setdefault(s, position)
+            if kept != position:
+                record(
+                    doc_id, s, position, predicted_label=label, outcome="duplicate",
+                    why=f"repeats position {kept}: retrieved again, never correct twice",
+                )  # fmt: skip
+            elif doc_id not in gold:
+                record(
+                    doc_id, s, position, predicted_label=label, outcome="false positive",
+                    why="the abstract is not gold evidence for this claim",
+                )  # fmt: skip
+            elif s not in owner:
+                record(
+                    doc_id, s, position, predicted_label=label, outcome="false positive",
+                    why="in no gold rationale of this abstract",
+                )  # fmt: skip
+            elif owner[s] <= predicted:
+                record(
+                    doc_id, s, position, predicted_label=label, relevant=True,
+                    selected=True, label_correct=label_ok,
+                    outcome="correct" if label_ok else "wrong label",
+                    why=f"its whole gold rationale {_show(sorted(owner[s]))} is predicted"
+                    + ("" if label_ok else f", but the label is {label}, gold {gold_label}"),
+                )  # fmt: skip
+            else:
+                record(
+                    doc_id, s, position, predicted_label=label, relevant=True,
+                    outcome="incomplete rationale",
+                    why=f"its gold rationale {_show(sorted(owner[s]))} lacks "
+                    f"{_show(sorted(owner[s] - predicted))}",
+                )  # fmt: skip
+        if doc_id in gold:
+            missed(doc_id, predicted, "not predicted for this abstract")
+    for doc_id in gold:
+        if doc_id not in predicted_docs:
+            missed(doc_id, set(), "the abstract is not predicted")
+    return out
+
+
+def _checked(predictions: Sequence[Mapping], references: Sequence[Mapping]) -> Counts:
+    check_predictions(predictions)
+    check_references(references)
+    check_pairs(predictions, references)
+    return count(predictions, references)
+
+
+def abstract_level(
+    predictions: Sequence[Mapping], references: Sequence[Mapping], details: bool = False
+) -> dict[str, Any]:
+    """Check the rows and return the six abstract-level numbers (what ``scifact_abstract``
+    computes); with ``details=True`` also ``"details"``, see ``abstract_details``."""
+    result: dict[str, Any] = abstract_scores(_checked(predictions, references))
+    if details:
+        result["details"] = abstract_details(predictions, references)
+    return result
+
+
+def sentence_level(
+    predictions: Sequence[Mapping], references: Sequence[Mapping], details: bool = False
+) -> dict[str, Any]:
+    """Check the rows and return the six sentence-level numbers (what ``scifact_sentence``
+    computes); with ``details=True`` also ``"details"``, see ``sentence_details``."""
+    result: dict[str, Any] = sentence_scores(_checked(predictions, references))
+    if details:
+        result["details"] = sentence_details(predictions, references)
+    return result
+
+
 def scifact_scores(
     predictions: Sequence[Mapping], references: Sequence[Mapping]
 ) -> dict[str, float]:
     """Check the rows and return the leaderboard's 12 numbers, as ``eval.py --verbose`` writes them."""
-    check_predictions(predictions)
-    check_references(references)
-    check_pairs(predictions, references)
-    c = count(predictions, references)
+    c = _checked(predictions, references)
     return {**abstract_scores(c), **sentence_scores(c)}

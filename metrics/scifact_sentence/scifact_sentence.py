@@ -3,7 +3,15 @@
 import datasets
 import evaluate
 
-from .scoring import check_pairs, count, prediction_records, reference_records, sentence_scores
+from .scoring import (
+    check_pairs,
+    count,
+    prediction_records,
+    reference_records,
+    sentence_details,
+    sentence_level,
+    sentence_scores,
+)
 
 _CITATION = """\
 @inproceedings{wadden-etal-2020-fact,
@@ -40,6 +48,14 @@ Args:
             "sentences": [int]}`; an abstract with two rationales appears twice; empty for a
             NOT ENOUGH INFO claim.
     Doc ids are strings compared verbatim ("01200" is not "1200"), as on the leaderboard.
+    details (bool, default False): also return `details`, for error analysis: one record per
+        slot of each predicted sentence list (duplicates too) and per gold rationale sentence not
+        predicted: `row`, `claim_id`, `doc_id`, `sentence`, `position` (its slot in the predicted
+        list, None if not predicted), `gold_label` and `predicted_label` (None when absent),
+        `predicted` (counted as retrieved), `relevant` (the one record standing for a gold
+        sentence), `selected` and `label_correct` (counted as correct at Selection-Only and
+        Selection+Label), `outcome` (correct, wrong label, incomplete rationale, duplicate,
+        false positive, missed) and `why`.
 Returns:
     sentence_selection_precision, sentence_selection_recall, sentence_selection_f1:
         correct sentences (in a gold rationale of that abstract, whole rationale predicted) over
@@ -65,6 +81,21 @@ Examples:
     {'sentence_selection_precision': 0.2, 'sentence_selection_recall': 0.25, \
 'sentence_selection_f1': 0.22222222222222224, 'sentence_label_precision': 0.2, \
 'sentence_label_recall': 0.25, 'sentence_label_f1': 0.22222222222222224}
+
+    With `details=True`, each predicted slot and each missed gold sentence says how it was
+    counted:
+
+    >>> result = scifact_sentence.compute(
+    ...     predictions=predictions, references=references, details=True)
+    >>> for d in result["details"]:
+    ...     print(d["doc_id"], d["sentence"], d["outcome"], "|", d["why"])
+    11 1 incomplete rationale | its gold rationale [0, 1] lacks [0]
+    11 11 correct | its whole gold rationale [11] is predicted
+    11 13 false positive | in no gold rationale of this abstract
+    11 0 missed | not predicted for this abstract
+    16 18 false positive | the abstract is not gold evidence for this claim
+    16 20 false positive | the abstract is not gold evidence for this claim
+    15 4 missed | the abstract is not predicted
 
     Unlike Label+Rationale, the sentence level reads the whole list: the gold sentence listed 4th
     counts, and so does every duplicate.
@@ -105,6 +136,17 @@ class ScifactSentence(evaluate.Metric):
             license="apache-2.0",
         )
 
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        """Compute the scores (see the class docs).
+
+        When all rows come in this one call of a single process, the scoring core takes them
+        directly: the same checks and numbers, without evaluate's Arrow round trip.
+        """
+        if predictions is not None and references is not None:
+            if self.num_process == 1 and self.writer is None:
+                return sentence_level(predictions, references, **kwargs)
+        return super().compute(predictions=predictions, references=references, **kwargs)
+
     # Rows are checked before datasets encodes them: encoding would silently turn malformed
     # values (a "5" or 5.0 sentence, an int doc id) into valid ones and change the numbers.
     def add_batch(self, *, predictions=None, references=None, **kwargs):
@@ -123,5 +165,8 @@ class ScifactSentence(evaluate.Metric):
             check_pairs([prediction], [reference])
         return super().add(prediction=prediction, reference=reference, **kwargs)
 
-    def _compute(self, predictions, references):
-        return sentence_scores(count(predictions, references))
+    def _compute(self, predictions, references, details=False):
+        result = sentence_scores(count(predictions, references))
+        if details:
+            result["details"] = sentence_details(predictions, references)
+        return result
