@@ -170,8 +170,8 @@ def _line_count(content: str) -> int:
 
 def _sentences_of(starts: list[int], ends: list[int]) -> list[int]:
     """``bisect_right(ends, start)`` for every start, in bulk."""
-    if all(map(le, starts, islice(starts, 1, None))):
-        # Sorted starts (the usual file order): one bisect per sentence instead of per line.
+    if len(starts) > len(ends) and all(map(le, starts, islice(starts, 1, None))):
+        # Many sorted starts: one bisect per sentence instead of one per line.
         cuts = list(map(partial(bisect_left, starts), ends))
         counts = list(map(sub, cuts, [0, *cuts[:-1]]))
         counts.append(len(starts) - (cuts[-1] if cuts else 0))
@@ -189,7 +189,6 @@ def read_keyphrases(
     """
     per_sentence: defaultdict[int, list[Keyphrase]] = defaultdict(list)
     content = _read_text(path)
-    lines = None
     heads = _A_LINES.findall(content)
     if len(heads) == _line_count(content):
         ids = list(map(int, map(itemgetter(0), heads)))
@@ -209,7 +208,7 @@ def read_keyphrases(
                 )
             return per_sentence, located
     located = {}
-    for number, line in enumerate(lines or _physical_lines(content), 1):
+    for number, line in enumerate(_physical_lines(content), 1):
         kp_id, label, pairs = _parse_a_line(path, number, line)
         k = _sentence_of(sentences, path, number, pairs[0][0])
         located[kp_id] = k
