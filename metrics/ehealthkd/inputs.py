@@ -47,7 +47,7 @@ SCENARIO_FOLDERS = {
 
 
 def _read_text(path: Path) -> str:
-    """The file's text with universal newlines (``\r\n`` and a lone ``\r`` become ``\n``)."""
+    r"""The file's text with universal newlines (``\r\n`` and a lone ``\r`` become ``\n``)."""
     try:
         with open(path, encoding="utf-8") as f:
             return f.read()
