@@ -389,37 +389,48 @@ def _minimal_credit(pred: Prediction, annotations: tuple[Annotation, ...]) -> fl
     return best
 
 
-def _safe_divide(x: float, y: float) -> float:
-    return 0 if y == 0 else x / y
-
-
 def best_threshold(stats: list[tuple[bool, bool, float, float]]) -> tuple[list, list]:
     """The official sweep over (gold_has, pred_has, credit, score) in visiting order.
 
     Returns ``[f1, precision, recall, threshold]`` at the best F1 and, for each precision
-    target, ``[recall, precision]`` (int 0s when the target is never reached).
+    target, ``[recall, precision]`` (int 0s when the target is never reached). Divisions by
+    zero give the int 0, as the official ``safe_divide``.
     """
     total_gold = 0
     for gold_has, _, _, _ in stats:
         total_gold += gold_has
-    points: dict[float, list] = {}
-    correct = 0
-    predicted = 0
-    for _, pred_has, credit, score in sorted(stats, key=lambda s: s[3], reverse=True):
+    # Stable sort: ties keep the visiting order, which is the order their credits are summed in.
+    ranked = sorted(stats, key=_by_score, reverse=True)
+    # The official sweep records (P, R) under each score in a dict: equal scores overwrite the
+    # value (so a run of ties counts as a whole) but keep the first key object (0 or 0.0).
+    points = []
+    correct = predicted = 0
+    last = len(ranked) - 1
+    threshold = None
+    for k, (_, pred_has, credit, score) in enumerate(ranked):
+        if threshold is None:
+            threshold = score
         correct += credit
         predicted += pred_has
-        # Equal scores overwrite the value but keep the first key object (0 or 0.0).
-        points[score] = [_safe_divide(correct, predicted), _safe_divide(correct, total_gold)]
+        if k == last or ranked[k + 1][3] != score:
+            points.append((threshold, correct, predicted))
+            threshold = None
     best = [0.0, 0.0, 0.0, 0.0]
     at_targets = [[0, 0] for _ in TARGETS]
-    for threshold, (precision, recall) in points.items():
-        f1 = _safe_divide(2 * precision * recall, precision + recall)
+    for threshold, correct, predicted in points:
+        precision = correct / predicted if predicted else 0
+        recall = correct / total_gold if total_gold else 0
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0
         if f1 > best[0]:
             best = [f1, precision, recall, threshold]
         for target, slot in zip(TARGETS, at_targets):
             if precision >= target and recall > slot[0]:
                 slot[0], slot[1] = recall, precision
     return best, at_targets
+
+
+def _by_score(stat: tuple) -> float:
+    return stat[3]
 
 
 def _task_values(stats: list) -> list:
