@@ -14,7 +14,13 @@ import pytest
 from scifact_cases import ABSTRACT_KEYS, SENTENCE_KEYS, random_rows
 
 import taskeval
-from taskeval._metrics.scifact_abstract.scoring import scifact_scores
+from taskeval._metrics.scifact_abstract.scoring import (
+    ABSTRACT_OUTCOMES,
+    SENTENCE_OUTCOMES,
+    abstract_details,
+    scifact_scores,
+    sentence_details,
+)
 
 from harness import PARITY, REPO, read_json
 
@@ -355,3 +361,152 @@ def test_each_folder_has_the_contract_files():
     for name in ("scifact_abstract", "scifact_sentence"):
         files = {p.name for p in Path(taskeval.metric_dir(name)).iterdir()}
         assert files >= {f"{name}.py", "scoring.py", "inputs.py", "README.md", "requirements.txt"}
+
+
+# --- per-item details ------------------------------------------------------------------------------
+
+_DETAIL_COUNTS = {
+    # metric: (retrieved, relevant, correct of the first metric, correct of the second metric)
+    "scifact_abstract": ("predicted", "gold", "label_only", "rationalized"),
+    "scifact_sentence": ("predicted", "relevant", "selected", "label_correct"),
+}
+KEYS_BY_METRIC = {"scifact_abstract": ABSTRACT_KEYS, "scifact_sentence": SENTENCE_KEYS}
+
+
+def _tally(details: list[dict], name: str) -> tuple[int, ...]:
+    return tuple(sum(1 for d in details if d[field]) for field in _DETAIL_COUNTS[name])
+
+
+def _scores_from_tally(name: str, tally: tuple[int, ...]) -> dict[str, float]:
+    retrieved, relevant, *corrects = tally
+    out = {}
+    for key, correct in zip(KEYS_BY_METRIC[name][::3], corrects):
+        metric = key.rsplit("_", 1)[0]
+        p = correct / retrieved if retrieved else 0.0
+        r = correct / relevant if relevant else 0.0
+        out |= {
+            f"{metric}_precision": p,
+            f"{metric}_recall": r,
+            f"{metric}_f1": 2 * p * r / (p + r) if p + r else 0.0,
+        }
+    return out
+
+
+@pytest.mark.parametrize("name", ["scifact_abstract", "scifact_sentence"])
+def test_details_explain_each_item_and_add_up_to_the_scores(name):
+    inputs = random_rows(random.Random(5), 300)
+    metric = taskeval.load(name)
+    direct = metric.compute(**inputs, details=True)
+    metric.add_batch(**inputs)
+    assert metric.compute(details=True) == direct  # the Arrow path explains the same way
+    details = direct.pop("details")
+    assert direct == metric.compute(**inputs)  # without the option, the scores alone
+    assert direct == _scores_from_tally(name, _tally(details, name))
+    outcomes = SENTENCE_OUTCOMES if name == "scifact_sentence" else ABSTRACT_OUTCOMES
+    assert {d["outcome"] for d in details} == set(outcomes)  # random rows reach every outcome
+    assert [d["row"] for d in details] == sorted(d["row"] for d in details)
+    ids = [r["id"] for r in inputs["references"]]
+    assert all(ids[d["row"]] == d["claim_id"] for d in details)
+    for d in details:
+        assert all(type(v) in (str, int, bool, type(None)) for v in d.values()), d
+        assert d["why"]
+
+
+@needs_corpus
+def test_details_give_the_official_counters_of_every_parity_case():
+    cases = [json.loads(line) for line in (CASES.parent / "cases.jsonl").open(encoding="utf-8")]
+    checked = 0
+    for meta in cases:
+        case = CASES / meta["case"]
+        if meta.get("official_counts") is None:
+            continue  # the official evaluator raised
+        inputs = taskeval.read_official(
+            "scifact_abstract",
+            references=case / "gold.jsonl",
+            predictions=case / "predictions.jsonl",
+        )
+        if not _valid(inputs):
+            continue  # input the metric refuses (questionable-input cases)
+        abstracts, sentences = abstract_details(**inputs), sentence_details(**inputs)
+        a, s = meta["official_counts"]["abstract"], meta["official_counts"]["sentence"]
+        assert _tally(abstracts, "scifact_abstract") == (
+            a["retrieved"], a["relevant"], a["correct_label_only"], a["correct_rationalized"]
+        ), meta["case"]  # fmt: skip
+        assert _tally(sentences, "scifact_sentence") == (
+            s["retrieved"], s["relevant"], s["correct_selection"], s["correct_label"]
+        ), meta["case"]  # fmt: skip
+        checked += 1
+    assert checked >= 30
+
+
+def _valid(inputs: dict) -> bool:
+    try:
+        scifact_scores(**inputs)
+    except ValueError:
+        return False
+    return True
+
+
+def _details(name: str, gold_evidence: list, predicted_evidence: list) -> list[dict]:
+    rows = {
+        "predictions": [{"id": 1, "evidence": predicted_evidence}],
+        "references": [{"id": 1, "evidence": gold_evidence}],
+    }
+    return taskeval.load(name).compute(**rows, details=True)["details"]
+
+
+def test_abstract_details_say_why_an_abstract_was_lost():
+    gold = [_doc([9]), _doc([2], "CONTRADICT", "5"), _doc([3], doc_id="6")]
+    predicted = [_doc([0, 1, 2, 9]), _doc([2], "SUPPORT", "5"), _doc([1], doc_id="77")]
+    rows = {d["doc_id"]: d for d in _details("scifact_abstract", gold, predicted)}
+    assert list(rows) == ["9", "5", "77", "6"]  # predicted in order, then missed gold
+    assert rows["9"]["outcome"] == "rationale not in first k"
+    assert rows["9"]["label_only"] and not rows["9"]["rationalized"] and rows["9"]["k"] == 3
+    assert "complete further down the list" in rows["9"]["why"]
+    assert rows["5"]["outcome"] == "wrong label" and not rows["5"]["label_only"]
+    assert rows["5"]["why"] == "predicted SUPPORT, gold CONTRADICT"
+    assert rows["77"]["outcome"] == "false positive" and not rows["77"]["gold"]
+    assert rows["6"]["outcome"] == "missed" and not rows["6"]["predicted"]
+    assert rows["6"]["predicted_label"] is None
+
+
+def test_abstract_details_report_the_raised_cut():
+    (row,) = _details("scifact_abstract", [_doc([1, 2, 3, 4])], [_doc([4, 3, 2, 1])])
+    assert row["outcome"] == "correct" and row["k"] == 4
+
+
+def test_sentence_details_count_duplicates_once_and_flag_wrong_labels():
+    rows = _details("scifact_sentence", [_doc([4]), _doc([6, 7])], [_doc([4, 4, 6], "CONTRADICT")])
+    assert [(d["sentence"], d["position"], d["outcome"]) for d in rows] == [
+        (4, 0, "wrong label"),
+        (4, 1, "duplicate"),
+        (6, 2, "incomplete rationale"),
+        (7, None, "missed"),
+    ]
+    assert [(d["selected"], d["label_correct"], d["relevant"]) for d in rows] == [
+        (True, False, True),
+        (False, False, False),
+        (False, False, True),
+        (False, False, True),
+    ]
+
+
+def test_details_of_a_not_enough_info_claim_are_false_positives():
+    (abstract,) = _details("scifact_abstract", [], [_doc([1])])
+    assert abstract["outcome"] == "false positive" and "NOT ENOUGH INFO" in abstract["why"]
+    (sentence,) = _details("scifact_sentence", [], [_doc([1])])
+    assert sentence["outcome"] == "false positive" and sentence["gold_label"] is None
+
+
+def test_compute_fast_path_checks_like_add_batch():
+    bad = {
+        "predictions": [{"id": 1, "evidence": [_doc(["1"])]}],
+        "references": [{"id": 1, "evidence": []}],
+    }
+    for name in ("scifact_abstract", "scifact_sentence"):
+        metric = taskeval.load(name)
+        with pytest.raises(ValueError) as direct:
+            metric.compute(**bad)
+        with pytest.raises(ValueError) as batched:
+            metric.add_batch(**bad)
+        assert str(direct.value) == str(batched.value)

@@ -12,7 +12,11 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from taskeval._metrics.scifact_abstract.scoring import scifact_scores
+from taskeval._metrics.scifact_abstract.scoring import (
+    abstract_details,
+    scifact_scores,
+    sentence_details,
+)
 
 LABELS = ["SUPPORT", "CONTRADICT"]
 GOLD_DOCS = ["11", "011", "15", "1200", "01200"]
@@ -160,6 +164,35 @@ def test_core_equals_the_simple_reading_of_the_spec(claims):
 def test_core_equals_the_simple_reading_of_the_spec_on_many_claims(rng, n):
     claims = [random_claim(rng) for _ in range(n)]
     assert scifact_scores(**_as_rows(claims)) == reference_scores(claims)
+
+
+def scores_from_details(abstracts: list[dict], sentences: list[dict]) -> dict[str, float]:
+    """P/R/F1 from the per-item records alone: each record's flags say which counters it is in."""
+    out = {}
+    for prefix, records, retrieved, relevant, corrects in (
+        ("abstract", abstracts, "predicted", "gold", ("label_only", "rationalized")),
+        ("sentence", sentences, "predicted", "relevant", ("selection", "label")),
+    ):
+        n_ret = sum(1 for d in records if d[retrieved])
+        n_rel = sum(1 for d in records if d[relevant])
+        for name in corrects:
+            flag = {"selection": "selected", "label": "label_correct"}.get(name, name)
+            correct = sum(1 for d in records if d[flag])
+            p = correct / n_ret if n_ret else 0.0
+            r = correct / n_rel if n_rel else 0.0
+            out[f"{prefix}_{name}_precision"] = p
+            out[f"{prefix}_{name}_recall"] = r
+            out[f"{prefix}_{name}_f1"] = 2 * p * r / (p + r) if p + r else 0.0
+    return out
+
+
+@settings(max_examples=2000, derandomize=True, deadline=None)
+@given(st.randoms(use_true_random=True), st.integers(1, 8))
+def test_details_add_up_to_the_simple_reading_of_the_spec(rng, n):
+    claims = [random_claim(rng) for _ in range(n)]
+    rows = _as_rows(claims)
+    details = abstract_details(**rows), sentence_details(**rows)
+    assert scores_from_details(*details) == reference_scores(claims)
 
 
 def test_reference_reproduces_the_worked_example():
