@@ -54,13 +54,15 @@ def encode(texts: list[str], labels: list[int], ids: list) -> datasets.Dataset:
     )
 
 
-def trainer_for(model, train, evaluation, compute_metrics, tmp_path, **kwargs):
+def trainer_for(
+    model, train, evaluation, compute_metrics, tmp_path, max_steps=3, learning_rate=1e-3, **kwargs
+):
     args = transformers.TrainingArguments(
+        max_steps=max_steps,
         output_dir=str(tmp_path / "out"),
-        max_steps=3,
         per_device_train_batch_size=8,
         per_device_eval_batch_size=8,
-        learning_rate=1e-3,
+        learning_rate=learning_rate,
         use_cpu=True,
         report_to="none",
         save_strategy="no",
@@ -163,4 +165,86 @@ def test_fever_batch_eval_metrics_in_trainer(tmp_path):
     direct = taskeval.load("fever_score").compute(
         **fever_rows(claims, evaluation["row_id"], outputs.predictions.argmax(-1))
     )
+    assert {k: logged[f"eval_{k}"] for k in direct} == direct
+
+
+# --- SciFact: abstract label prediction per claim–abstract pair, rows rebuilt per claim --------
+
+SCIFACT_LABELS = ["SUPPORT", "CONTRADICT", "NOT_ENOUGH_INFO"]
+
+
+def scifact_data(n_claims: int, seed: int):
+    """Claims with gold abstracts and distractors; one classification row per claim–abstract pair."""
+    rng = random.Random(seed)
+    references, pairs = [], []
+    for c in range(n_claims):
+        claim_id, evidence = 100 + c, []
+        for d in range(rng.randint(0, 2)):
+            doc_id, label = str(5000 + 10 * c + d), rng.choice(SCIFACT_LABELS[:2])
+            sentences = rng.sample(range(12), 6)  # rationales of one abstract are disjoint
+            for r in range(rng.randint(1, 2)):
+                evidence.append(
+                    {
+                        "doc_id": doc_id,
+                        "label": label,
+                        "sentences": sentences[3 * r : 3 * r + rng.randint(1, 3)],
+                    }
+                )
+            pairs.append((claim_id, doc_id, label))
+        pairs.append((claim_id, str(9000 + c), "NOT_ENOUGH_INFO"))  # a retrieved distractor
+        references.append({"id": claim_id, "evidence": evidence})
+    # A stub rationale selector: the first gold rationale's sentences, else sentences 0-1.
+    rationale = {
+        (r["id"], e["doc_id"]): e["sentences"] for r in references for e in reversed(r["evidence"])
+    }
+    return references, pairs, rationale
+
+
+def scifact_rows(references, pairs, rationale, pair_ids, label_ids) -> dict:
+    """Pair-level label predictions → one SciFact prediction row per claim, in gold order."""
+    evidence: dict[int, list] = {r["id"]: [] for r in references}
+    for pair_id, label in zip(pair_ids, label_ids):
+        claim_id, doc_id, _ = pairs[int(pair_id)]
+        if SCIFACT_LABELS[int(label)] != "NOT_ENOUGH_INFO":
+            sentences = rationale.get((claim_id, doc_id), [0, 1])
+            evidence[claim_id].append(
+                {"doc_id": doc_id, "label": SCIFACT_LABELS[int(label)], "sentences": sentences}
+            )
+    predictions = [{"id": r["id"], "evidence": evidence[r["id"]]} for r in references]
+    return {"predictions": predictions, "references": references}
+
+
+def test_scifact_leaderboard_numbers_in_trainer(tmp_path):
+    import evaluate
+
+    references, pairs, rationale = scifact_data(30, seed=2)
+    # The label's word is in the text, so a few steps learn something and the scores move.
+    texts = [f"claim {c} abstract {label.lower()}" for c, _, label in pairs]
+    labels = [SCIFACT_LABELS.index(label) for _, _, label in pairs]
+    dataset = encode(texts, labels, list(range(len(pairs))))
+    leaderboard = evaluate.combine(
+        [taskeval.load("scifact_abstract"), taskeval.load("scifact_sentence")]
+    )
+
+    def compute_metrics(eval_pred):
+        labels = eval_pred.predictions.argmax(-1)
+        return leaderboard.compute(
+            **scifact_rows(references, pairs, rationale, dataset["row_id"], labels)
+        )
+
+    trainer = trainer_for(
+        tiny_model(3), dataset, dataset, compute_metrics, tmp_path, max_steps=40, learning_rate=1e-2
+    )
+    trainer.train()
+    logged = trainer.evaluate()
+    outputs = trainer.predict(dataset)
+    rows = scifact_rows(
+        references, pairs, rationale, dataset["row_id"], outputs.predictions.argmax(-1)
+    )
+    direct = {
+        **taskeval.load("scifact_abstract").compute(**rows),
+        **taskeval.load("scifact_sentence").compute(**rows),
+    }
+    assert len(direct) == 12
+    assert any(row["evidence"] for row in rows["predictions"])  # abstracts were predicted
     assert {k: logged[f"eval_{k}"] for k in direct} == direct
