@@ -248,3 +248,28 @@ def test_scifact_leaderboard_numbers_in_trainer(tmp_path):
     assert len(direct) == 12
     assert any(row["evidence"] for row in rows["predictions"])  # abstracts were predicted
     assert {k: logged[f"eval_{k}"] for k in direct} == direct
+
+
+def test_gather_with_accelerate_and_compute_on_the_main_process(tmp_path):
+    """The second multi-process recipe: gather predictions with accelerate, compute on rank 0."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from entries.fever_score import random_rows
+
+    inputs = random_rows(random.Random(11), 37)
+    path = tmp_path / "inputs.json"
+    path.write_text(json.dumps(inputs), encoding="utf-8")
+    worker = Path(__file__).with_name("accelerate_worker.py")
+    done = subprocess.run(
+        [sys.executable, "-m", "accelerate.commands.launch", "--cpu", "--num_processes", "2",
+         "--num_machines", "1", "--mixed_precision", "no", "--dynamo_backend", "no",
+         str(worker), str(path)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    printed = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    assert len(printed) == 1  # only the main process computes
+    assert json.loads(printed[0]) == taskeval.load("fever_score").compute(**inputs)
