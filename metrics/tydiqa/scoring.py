@@ -244,6 +244,25 @@ def normalize_annotation(item: Any, where: str) -> Annotation:
     return (index, start, end, _yes_no(where, yes_no, "yes_no_answer"))
 
 
+def _annotation_fast(item: Any) -> Annotation | None:
+    """``normalize_annotation`` for the common valid record, or None (then it explains)."""
+    try:
+        if "passage_answer" in item:
+            index = item["passage_answer"]["candidate_index"]
+            span = item["minimal_answer"]
+            start, end = span["plaintext_start_byte"], span["plaintext_end_byte"]
+        else:
+            index, start, end = item["candidate_index"], item["start_byte"], item["end_byte"]
+        yes_no = item["yes_no_answer"]
+    except (KeyError, TypeError):
+        return None
+    if type(index) is int and type(start) is int and type(end) is int and type(yes_no) is str:
+        yes_no = yes_no.lower()
+        if yes_no in YES_NO and ((start < 0 and end < 0) or 0 <= start <= end):
+            return (index, start, end, yes_no)
+    return None
+
+
 def normalize_reference(row: Any, where: str) -> Reference:
     """One gold example (an ``example_id`` is required) as a compact tuple."""
     if not isinstance(row, Mapping):
@@ -258,7 +277,7 @@ def normalize_reference(row: Any, where: str) -> Reference:
             f"got {items!r}"
         )
     annotations = tuple(
-        normalize_annotation(item, f"{where}: field 'annotations'[{k}]")
+        _annotation_fast(item) or normalize_annotation(item, f"{where}: field 'annotations'[{k}]")
         for k, item in enumerate(items)
     )
     return (example_id, language, annotations)
