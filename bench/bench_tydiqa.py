@@ -156,32 +156,24 @@ def _compact(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
-def measure(gold: Path, preds: Path) -> tuple[float, float, dict]:
-    """One fresh ``taskeval score tydiqa`` process: (wall seconds, peak RSS in MB, output)."""
-    command = [
-        sys.executable,
-        "-m",
-        "taskeval",
-        "score",
-        "tydiqa",
-        "--references",
-        str(gold),
-        "--predictions",
-        str(preds),
-    ]
-    # A fresh interpreter per run: its ru_maxrss is this child's alone.
+def measure(gold: Path, preds: Path) -> tuple[float, float, float, dict]:
+    """One fresh ``taskeval score tydiqa`` process: (wall s, CPU s, peak RSS MB, output)."""
+    command = [sys.executable, "-m", "taskeval", "score", "tydiqa",
+               "--references", str(gold), "--predictions", str(preds)]  # fmt: skip
+    # A fresh interpreter per run: its RUSAGE_CHILDREN figures are this child's alone.
     probe = (
         "import resource, subprocess, sys, time; t = time.perf_counter(); "
         "out = subprocess.run(sys.argv[1:], check=True, capture_output=True).stdout; "
-        "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); "
+        "r = resource.getrusage(resource.RUSAGE_CHILDREN); "
+        "print(time.perf_counter() - t, r.ru_utime + r.ru_stime, r.ru_maxrss); "
         "sys.stdout.flush(); sys.stdout.buffer.write(out)"
     )
     done = subprocess.run(
         [sys.executable, "-c", probe, *command], check=True, capture_output=True, text=True
     )
     first, output = done.stdout.split("\n", 1)
-    wall, rss_kb = first.split()
-    return float(wall), int(rss_kb) / 1024, json.loads(output)
+    wall, cpu, rss_kb = first.split()
+    return float(wall), float(cpu), int(rss_kb) / 1024, json.loads(output)
 
 
 def measure_inflate(gold: Path) -> float:
@@ -233,14 +225,15 @@ def main() -> None:
                         "gold_gz_mb": round(gold.stat().st_size / 1e6, 1),
                         "gold_raw_mb_approx": round(_raw_size(gold) / 1e6, 1),
                         "generate_s": round(made, 1),
-                        "wall_s": [round(w, 2) for w, _, _ in runs],
-                        "median_wall_s": round(statistics.median(w for w, _, _ in runs), 2),
-                        "peak_rss_mb": round(max(m for _, m, _ in runs), 1),
+                        "wall_s": [round(w, 2) for w, _, _, _ in runs],
+                        "median_wall_s": round(statistics.median(w for w, _, _, _ in runs), 2),
+                        "median_cpu_s": round(statistics.median(c for _, c, _, _ in runs), 2),
+                        "peak_rss_mb": round(max(m for _, _, m, _ in runs), 1),
                         "inflate_only_s": [round(w, 2) for w in inflate],
                         "median_inflate_only_s": round(statistics.median(inflate), 2),
                         "load_average": os.getloadavg()[0],
-                        "avg_passage_f1": runs[0][2]["avg_passage_f1"],
-                        "avg_minimal_f1": runs[0][2]["avg_minimal_f1"],
+                        "avg_passage_f1": runs[0][3]["avg_passage_f1"],
+                        "avg_minimal_f1": runs[0][3]["avg_minimal_f1"],
                     }
                 ),
                 flush=True,
