@@ -199,13 +199,20 @@ def read_keyphrases(
             if wanted is not None:
                 chosen = compress(chosen, map(wanted.__contains__, where))
             lines = content.split("\n")
+            texts, offsets = sentences.texts, sentences.starts
             for i in chosen:
                 # The line is known to be well-formed: ID, spans "S E[;S E...]", label, text.
                 _, spans, label, _ = lines[i].split("\t")
+                k = where[i]
+                if ";" not in spans:  # one span, the common case, inline
+                    start, end = map(int, spans.split(" "))
+                    text, offset = texts[k], offsets[k]
+                    if offset <= start <= end <= offset + len(text):
+                        pairs = split_words(text, start - offset, end - offset)
+                        per_sentence[k].append(Keyphrase(ids[i], label, pairs))
+                        continue
                 pairs = [tuple(map(int, pair.split(" "))) for pair in spans.split(";")]
-                per_sentence[where[i]].append(
-                    _keyphrase(sentences, path, i + 1, where[i], ids[i], label, pairs)
-                )
+                per_sentence[k].append(_keyphrase(sentences, path, i + 1, k, ids[i], label, pairs))
             return per_sentence, located
     located = {}
     for number, line in enumerate(_physical_lines(content), 1):
