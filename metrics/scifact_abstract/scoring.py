@@ -432,19 +432,24 @@ def abstract_details(predictions: Sequence[Mapping], references: Sequence[Mappin
             head = set(listed[:k])
             record.update(label_only=True, k=k)
             found = next((r for r in rationales if r <= head), None)
+            read = f"the first {k} " if len(listed) >= k else "the "
+            read += f"predicted sentences {_show(listed[:k])}"
             if found is not None:
                 record.update(
                     rationalized=True,
                     outcome="correct",
-                    why=f"right label; gold rationale {_show(sorted(found))} within the first "
-                    f"{k} predicted sentences {_show(listed[:k])}",
+                    why=f"right label; gold rationale {_show(sorted(found))} within {read}",
+                )
+            elif not listed:
+                record.update(
+                    outcome="rationale not in first k",
+                    why=f"right label, but no sentence predicted (gold: {_rationales(gold, doc_id)})",
                 )
             else:
                 later = any(r <= set(listed) for r in rationales)
                 record.update(
                     outcome="rationale not in first k",
-                    why=f"right label, but the first {k} predicted sentences "
-                    f"{_show(listed[:k])} hold no whole gold rationale "
+                    why=f"right label, but {read} hold no whole gold rationale "
                     f"({_rationales(gold, doc_id)})"
                     + ("; one is complete further down the list" if later else ""),
                 )

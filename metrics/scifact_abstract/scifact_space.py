@@ -1,0 +1,127 @@
+"""What the Gradio Spaces of ``scifact_abstract`` and ``scifact_sentence`` share.
+
+Only the Spaces import this module (``spaces/scifact_*/app.py``); it needs gradio and pandas,
+which the metrics themselves never do. Each Space differs only in its metric name: the level
+(abstracts or sentences) picks the outcomes, the breakdown columns and the plot's wording.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import gradio as gr
+import pandas as pd
+
+from taskeval.space import SpaceSpec
+
+from .inputs import read_official
+from .scoring import ABSTRACT_OUTCOMES, SENTENCE_OUTCOMES
+
+GOLD, PREDICTIONS = "claims_dev.jsonl", "predictions.jsonl"
+NOT_GOLD = "not gold"
+
+
+class Level:
+    """How one metric's per-item details are shown."""
+
+    def __init__(self, unit: str, outcomes: tuple[str, ...], columns: list[str], title: str):
+        self.unit, self.outcomes, self.columns, self.title = unit, outcomes, columns, title
+
+    def breakdown(self, details: list[dict[str, Any]]) -> pd.DataFrame:
+        """The details as a table: what the item is, its outcome and why first; then the flags."""
+        return pd.DataFrame(details, columns=self.columns)
+
+    def plot_data(self, details: list[dict[str, Any]]) -> pd.DataFrame:
+        """Items per outcome, split by gold label (NOT_GOLD for false positives)."""
+        frame = pd.DataFrame(
+            {
+                "outcome": [d["outcome"] for d in details],
+                "gold label": [d["gold_label"] or NOT_GOLD for d in details],
+            }
+        )
+        return frame.value_counts().rename(self.unit).reset_index()
+
+    def plot(self) -> gr.BarPlot:
+        return gr.BarPlot(
+            x="outcome",
+            y=self.unit,
+            color="gold label",
+            color_map={"SUPPORT": "#2e7d32", "CONTRADICT": "#c62828", NOT_GOLD: "#9e9e9e"},
+            sort=list(self.outcomes),
+            title=self.title,
+            elem_id="plot",
+        )
+
+
+LEVELS = {
+    "scifact_abstract": Level(
+        "abstracts",
+        ABSTRACT_OUTCOMES,
+        [
+            "claim_id",
+            "doc_id",
+            "outcome",
+            "why",
+            "gold_label",
+            "predicted_label",
+            "label_only",
+            "rationalized",
+            "k",
+        ],
+        "Where predicted abstracts were lost: predicted and gold abstracts by outcome",
+    ),
+    "scifact_sentence": Level(
+        "sentences",
+        SENTENCE_OUTCOMES,
+        [
+            "claim_id",
+            "doc_id",
+            "sentence",
+            "outcome",
+            "why",
+            "position",
+            "gold_label",
+            "predicted_label",
+            "selected",
+            "label_correct",
+        ],
+        "Where sentences were lost: predicted and gold rationale sentences by outcome",
+    ),
+}
+
+FILE_HELP = (
+    "**references**: a gold `claims_*.jsonl` of SciFact, one claim per line (`id`, and "
+    "`evidence` keyed by doc id with its rationales; `claim` and `cited_doc_ids` are ignored). "
+    "**predictions**: the leaderboard submission, one line per gold claim in the same order, "
+    '`{"id": …, "evidence": {"<doc id>": {"sentences": […], "label": "SUPPORT" | '
+    '"CONTRADICT"}}}`. Pre-filled: the first 40 claims of SciFact dev with the predictions of a '
+    "MultiVerS checkpoint (see `examples/README.md`)."
+)
+
+
+def example_rows(examples: Path, n: int = 6) -> dict[str, list]:
+    """The first ``n`` example claims that have gold or predicted evidence, as compute() rows."""
+    rows = read_official(examples / GOLD, examples / PREDICTIONS)
+    keep = [
+        i
+        for i, (p, r) in enumerate(zip(rows["predictions"], rows["references"]))
+        if p["evidence"] or r["evidence"]
+    ][:n]
+    return {side: [rows[side][i] for i in keep] for side in rows}
+
+
+def space_spec(metric: str, examples: Path) -> SpaceSpec:
+    """The Space of ``metric`` (``scifact_abstract`` or ``scifact_sentence``)."""
+    level = LEVELS[metric]
+    # Resolved: the sentence Space's example files are links to the abstract Space's.
+    gold, predictions = (examples / GOLD).resolve(), (examples / PREDICTIONS).resolve()
+    return SpaceSpec(
+        metric=metric,
+        example_rows=example_rows(examples),
+        example_files={"references": [gold], "predictions": [predictions]},
+        file_help=FILE_HELP,
+        breakdown=level.breakdown,
+        plot_data=level.plot_data,
+        plot=level.plot,
+    )
