@@ -462,3 +462,173 @@ def test_references_from_hub_rejects_bad_rows():
         references_from_hub(dangling)
     with pytest.raises(ValueError, match=r"rows\[1\]"):
         references_from_hub([HUB_ROWS[0], {"text": "x"}])
+
+
+# --------------------------------------------------------------------------------------------
+# details=True: one record per item, adding up to the scores
+
+
+KINDS = {
+    "scenario1": {"key phrase", "relation"},
+    "scenario2": {"key phrase"},
+    "scenario3": {"relation"},
+}
+
+
+def _from_records(records: list[dict], scenario: str) -> dict:
+    """The counts, and P/R/F1 by the official formulas, read off the records alone."""
+    assert {r["kind"] for r in records} <= KINDS[scenario]
+    tally = {(r["kind"], r["outcome"]) for r in records}
+    assert tally  # something to check
+    n = {o: sum(r["outcome"] == o for r in records) for o in ("correct", "partial", "incorrect")}
+    n["missing"] = sum(r["outcome"] == "missing" for r in records)
+    n["spurious"] = sum(r["outcome"] == "spurious" for r in records)
+    hits = n["correct"] + n["partial"] / 2
+    rd = n["correct"] + n["partial"] + n["incorrect"] + n["missing"]
+    pd = n["correct"] + n["partial"] + n["incorrect"] + n["spurious"]
+    recall = hits / rd if rd else 0
+    precision = hits / pd if pd else 0
+    f1 = 2 * recall * precision / (recall + precision) if recall + precision else 0
+    out = {"precision": precision, "recall": recall, "f1": f1}
+    for kind, suffix in (("key phrase", "A"), ("relation", "B")):
+        if kind in KINDS[scenario]:
+            for outcome in ("correct", "incorrect", "partial", "missing", "spurious"):
+                if suffix == "B" and outcome in ("incorrect", "partial"):
+                    continue
+                key = f"{outcome}_{suffix}"
+                out[key] = sum(r["kind"] == kind and r["outcome"] == outcome for r in records)
+    return out
+
+
+@pytest.mark.parametrize("scenario", ["scenario1", "scenario2", "scenario3"])
+def test_details_explain_each_item_and_add_up_to_the_scores(scenario):
+    import random
+
+    from entries.ehealthkd import random_rows
+
+    inputs = random_rows(random.Random(4), 300)  # a seed without span-identical gold swaps
+    metric = taskeval.load("ehealthkd", scenario)
+    direct = metric.compute(**inputs, details=True)
+    metric.add_batch(**inputs)
+    assert metric.compute(details=True) == direct  # the Arrow path explains the same way
+    records = direct.pop("details")
+    assert direct == metric.compute(**inputs)  # details change nothing else
+    derived = _from_records(records, scenario)
+    assert derived == {k: direct[k] for k in derived}
+    assert all(set(r) == set(records[0]) for r in records)
+    assert all(isinstance(v, (str, int, type(None))) for r in records for v in r.values())
+    outcomes = {(r["kind"], r["outcome"]) for r in records}
+    if scenario != "scenario3":
+        assert {
+            ("key phrase", o) for o in ("correct", "incorrect", "partial", "missing")
+        } <= outcomes
+    if scenario != "scenario2":
+        assert {("relation", o) for o in ("correct", "missing", "spurious")} <= outcomes
+
+
+@needs_corpus
+def test_details_add_up_to_the_official_counts_of_every_parity_case():
+    checked = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for case in _manifest():
+            if case["outcome"] != "expected":
+                continue
+            expected = json.loads((PARITY / case["result"]).read_text(encoding="utf-8"))
+            for scenario, folder in zip(("scenario1", "scenario2", "scenario3"), SCENARIOS):
+                inputs = read_official(
+                    PARITY / case["gold"] / folder, PARITY / case["submission"] / folder
+                )
+                records = ehealthkd(**inputs, scenario=scenario, details=True)["details"]
+                derived = _from_records(records, scenario) if records else {}
+                assert derived == {k: expected[scenario][k] for k in derived}, case["name"]
+                checked += 1
+    assert checked == 61 * 3
+
+
+def _explained(pred, gold=GOLD, scenario="scenario1") -> list[tuple]:
+    records = ehealthkd([pred], [gold], scenario, details=True)["details"]
+    return [(r["kind"], r["outcome"], r["why"]) for r in records]
+
+
+def test_details_say_why():
+    pred = _row(
+        [(1, "Concept", [[3, 10]]), (2, "Action", [[11, 17]]), (3, "Action", [[18, 24]]),
+         (4, "Action", [[36, 49]]), (5, "Concept", [[18, 24]]), (6, "Concept", [[0, 2]])],
+        [("subject", 3, 2), ("target", 3, 4), ("target", 3, 4), ("subject", 3, 1),
+         ("is-a", 6, 4)],
+    )  # fmt: skip
+    gold = dict(GOLD, relations=[*GOLD["relations"], {"label": "is-a", "source": 1, "target": 2}])
+    assert _explained(pred, gold) == [
+        ("key phrase", "partial", "overlaps gold phrase 1 ('tipo')"),
+        ("key phrase", "incorrect", "same spans, other label"),
+        ("key phrase", "correct", "same spans and label"),
+        (
+            "key phrase",
+            "partial",
+            "overlaps gold phrase 4 ('vías respiratorias'), other label (a partial match "
+            "ignores the label)",
+        ),
+        (
+            "key phrase",
+            "spurious",
+            "duplicate: gold phrase 3 has these spans but was already matched",
+        ),
+        ("key phrase", "spurious", "no gold phrase has these spans or overlaps them"),
+        (
+            "relation",
+            "spurious",
+            "relation endpoint not matched in subtask A (target phrase 2 is only incorrect "
+            "(other label))",
+        ),
+        (
+            "relation",
+            "correct",
+            "same label and endpoints (an endpoint matched only partially in subtask A)",
+        ),
+        (
+            "relation",
+            "ignored",
+            "duplicate relation removed (an earlier line is the same relation)",
+        ),
+        ("relation", "spurious", "no gold relation between the phrases its endpoints matched"),
+        (
+            "relation",
+            "spurious",
+            "relation endpoint not matched in subtask A (source phrase 6 is spurious)",
+        ),
+        (
+            "relation",
+            "missing",
+            "relation endpoint not matched in subtask A (target phrase 2 has no correct or "
+            "partial match)",
+        ),
+        (
+            "relation",
+            "missing",
+            "relation endpoint not matched in subtask A (target phrase 2 has no correct or "
+            "partial match)",
+        ),
+    ]
+    # Which records appear follows the scenario.
+    assert {k for k, _, _ in _explained(pred, gold, "scenario2")} == {"key phrase"}
+    assert {k for k, _, _ in _explained(pred, gold, "scenario3")} == {"relation"}
+
+
+def test_details_of_relations_name_labels_direction_and_claims():
+    phrases = [(1, "Concept", [[3, 7]]), (2, "Concept", [[11, 17]]), (3, "Action", [[18, 24]])]
+    gold = _row(phrases, [("subject", 3, 2), ("same-as", 1, 2)])
+    pred = _row(phrases, [("target", 3, 2), ("subject", 2, 3), ("same-as", 2, 1),
+                          ("same-as", 1, 2), ("subject", 3, 1), ("subject", 3, 2)])  # fmt: skip
+    whys = [why for kind, _, why in _explained(pred, gold, "scenario3")]
+    assert whys == [
+        "other label: the gold relates these phrases by subject",
+        "reversed: the gold relation goes the other way (only same-as is symmetric)",
+        "same-as written the other way round (same-as is symmetric)",
+        "its gold relation was already matched by an earlier predicted relation",
+        "endpoints in the same gold same-as classes as the gold relation's",
+        "its gold relation was already matched by an earlier predicted relation",
+    ]
+    record = ehealthkd([pred], [gold], "scenario3", details=True)["details"][4]
+    assert record["predicted_text"] == "afecta → tipo" and record["gold_text"] == "afecta → cáncer"
+    assert (record["gold_source"], record["gold_target"]) == (3, 2)

@@ -7,6 +7,7 @@ from .scoring import (
     SCENARIOS,
     check_lengths,
     check_rows,
+    ehealthkd,
     normalize_row,
     score,
 )
@@ -45,6 +46,12 @@ Args:
             lower-cased; `same-as` is symmetric).
     references: the gold sentences, in the same form. Gold sentences without any key phrase or
         relation are skipped, predictions included.
+    details (bool, default False): also return `details`, one record per key phrase (scenario1
+        and scenario2) and per relation line (scenario1 and scenario3) of the evaluated
+        sentences, for error analysis: `sentence` (row position), `kind` ("key phrase" or
+        "relation"), `outcome` (correct, incorrect, partial, missing, spurious; "ignored" for a
+        duplicate relation line), gold and predicted `*_label`, `*_text`, `*_id` and `*_spans`
+        (key phrases) or `*_source` and `*_target` ids (relations), and `why`.
 Returns:
     correct_A, incorrect_A, partial_A, missing_A, spurious_A, correct_B, missing_B, spurious_B:
         the counts over the evaluated sentences (all eight in every scenario);
@@ -53,6 +60,7 @@ Returns:
         (scenario1: A + B, scenario2: A, scenario3: B);
     f1: 2 * precision * recall / (precision + recall).
     A zero denominator gives the int 0, as in the official output.
+    details (with details=True): the per-item records; their outcomes add up to the counts.
 Examples:
     The sentence "El tipo de cáncer afecta a las vías respiratorias ." with its gold annotation;
     the prediction gives "vías respiratorias" as one span (split at the space, hence correct),
@@ -91,6 +99,16 @@ Examples:
     >>> print(task_a.compute(predictions=[pred], references=[dict(gold, keyphrases=[],
     ...                      relations=[])])["precision"])
     0
+
+    With `details=True`, each item says how it was counted and why:
+
+    >>> records = task_a.compute(predictions=[pred], references=[gold], details=True)["details"]
+    >>> for r in records:
+    ...     print(r["outcome"], repr(r["predicted_text"]), "|", r["why"])
+    partial 'tipo de' | overlaps gold phrase 1 ('tipo')
+    correct 'cáncer' | same spans and label
+    incorrect 'afecta' | same spans, other label
+    correct 'vías respiratorias' | same spans and label
 """
 
 _SPANS = datasets.List(datasets.List(datasets.Value("int64")))
@@ -112,7 +130,6 @@ _FEATURES = datasets.Features({"predictions": _SENTENCE, "references": _SENTENCE
 
 def _checked(rows, side):
     """Rows checked as the core checks them (before datasets' encoding can coerce values)."""
-    check_rows(rows, side)
     for index, row in enumerate(rows):
         normalize_row(side, index, row)
     return rows
@@ -141,14 +158,28 @@ class Ehealthkd(evaluate.Metric):
     def _scenario(self):
         return "scenario1" if self.config_name == "default" else self.config_name
 
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        """Compute the scores (see the class docs).
+
+        When all rows come in this one call of a single process, the scoring core takes them
+        directly: the same checks and numbers, without evaluate's Arrow round trip.
+        """
+        if predictions is not None and references is not None:
+            if self.num_process == 1 and self.writer is None:
+                return ehealthkd(predictions, references, self._scenario, **kwargs)
+        return super().compute(predictions=predictions, references=references, **kwargs)
+
     # Rows are checked before datasets encodes them: encoding would silently turn malformed
     # values (a "3" offset, a 1.5 id, a tuple) into valid ones and change the official numbers.
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Add a batch of predictions and references (checked first; see the class docs)."""
         if predictions is not None and references is not None:
+            # The order of the core's checks, so that both compute() paths report alike.
+            check_rows(predictions, "predictions")
+            check_rows(references, "references")
+            check_lengths(len(predictions), len(references))
             _checked(predictions, "predictions")
             _checked(references, "references")
-            check_lengths(len(predictions), len(references))
         return super().add_batch(predictions=predictions, references=references, **kwargs)
 
     def add(self, *, prediction=None, reference=None, **kwargs):
@@ -158,9 +189,9 @@ class Ehealthkd(evaluate.Metric):
             normalize_row("reference", 0, reference)
         return super().add(prediction=prediction, reference=reference, **kwargs)
 
-    def _compute(self, predictions, references):
+    def _compute(self, predictions, references, details=False):
         # The rows were checked on the way in; normalising again (single spans split into
         # words, relation labels lower-cased) is what the scoring needs.
         preds = [normalize_row("predictions", i, row) for i, row in enumerate(predictions)]
         refs = [normalize_row("references", i, row) for i, row in enumerate(references)]
-        return score(preds, refs, self._scenario)
+        return score(preds, refs, self._scenario, details=details)

@@ -36,6 +36,25 @@ COUNT_KEYS = (
 )
 OUTPUT_KEYS = (*COUNT_KEYS, "precision", "recall", "f1")
 SAME_AS = "same-as"
+# The fields of a per-item record (``details=True``); those that do not apply are None.
+DETAIL_FIELDS = (
+    "sentence",  # position of the sentence pair in the inputs
+    "kind",  # "key phrase" or "relation"
+    "outcome",  # correct, incorrect, partial, missing, spurious, or ignored (duplicate relation)
+    "gold_label",
+    "predicted_label",
+    "gold_text",  # key phrase: its words; relation: "source words → target words"
+    "predicted_text",
+    "gold_id",  # key phrases
+    "predicted_id",
+    "gold_spans",  # sentence-relative "START END;START END", after the official normalisation
+    "predicted_spans",
+    "gold_source",  # relations: key-phrase ids of the endpoints
+    "gold_target",
+    "predicted_source",
+    "predicted_target",
+    "why",
+)
 
 Pairs = tuple[tuple[int, int], ...]
 
@@ -212,7 +231,8 @@ def normalize_rows(rows: Sequence[Mapping], side: str) -> list[Sentence]:
 
 
 # --------------------------------------------------------------------------------------------
-# Matching
+# Matching: one pass per sentence pair records every item's outcome; the counts and the
+# per-item details are both read from these records.
 
 
 def _overlap(a: Pairs, b: Pairs) -> bool:
@@ -228,18 +248,35 @@ def _overlap(a: Pairs, b: Pairs) -> bool:
     return False
 
 
+class KeyphraseMatch(NamedTuple):
+    """Subtask A on one sentence pair."""
+
+    outcome: list[str]  # per submitted phrase: "correct", "incorrect", "partial" or "spurious"
+    gold_of: list[int | None]  # per submitted phrase: the gold index it was paired with
+    n_gold: int
+
+    def mapping(self) -> dict[int, int]:
+        """Submitted index → gold index, through correct and partial pairs only (for B)."""
+        return {
+            i: j
+            for i, (kind, j) in enumerate(zip(self.outcome, self.gold_of))
+            if kind == "correct" or kind == "partial"
+        }
+
+
 def match_keyphrases(
     submitted: Sequence[Keyphrase], gold: Sequence[Keyphrase], where: str = "sentence"
-) -> tuple[dict[int, int], int, int, int, int, int]:
-    """Subtask A on one sentence pair (``where`` names it in errors).
-
-    Returns (submitted index → gold index for correct and partial matches, correct, incorrect,
-    partial, missing, spurious).
-    """
+) -> KeyphraseMatch:
+    """Subtask A on one sentence pair (``where`` names it in errors)."""
+    outcome = ["spurious"] * len(submitted)
+    gold_of: list[int | None] = [None] * len(submitted)
     sub_left = list(range(len(submitted)))
     gold_left = list(range(len(gold)))
-    mapping: dict[int, int] = {}
-    correct = incorrect = partial = 0
+
+    def pair(i: int, j: int, kind: str) -> None:
+        outcome[i], gold_of[i] = kind, j
+        sub_left.remove(i)
+        gold_left.remove(j)
 
     # Pass 1: only the first remaining gold with identical pairs is examined.
     for i in list(sub_left):
@@ -247,10 +284,7 @@ def match_keyphrases(
         for j in gold_left:
             if gold[j].pairs == pairs:
                 if gold[j].label == submitted[i].label:
-                    correct += 1
-                    mapping[i] = j
-                    sub_left.remove(i)
-                    gold_left.remove(j)
+                    pair(i, j, "correct")
                 break
     # Pass 2: identical pairs, other label.
     for i in list(sub_left):
@@ -267,21 +301,16 @@ def match_keyphrases(
                         f"official evaluation fails an assertion on this input (list "
                         f"span-identical key phrases in the reference order)"
                     )
-                incorrect += 1
-                sub_left.remove(i)
-                gold_left.remove(j)
+                pair(i, j, "incorrect")
                 break
     # Pass 3: the first overlapping gold, whatever its label.
     for i in list(sub_left):
         pairs = submitted[i].pairs
         for j in gold_left:
             if _overlap(pairs, gold[j].pairs):
-                partial += 1
-                mapping[i] = j
-                sub_left.remove(i)
-                gold_left.remove(j)
+                pair(i, j, "partial")
                 break
-    return mapping, correct, incorrect, partial, len(gold_left), len(sub_left)
+    return KeyphraseMatch(outcome, gold_of, len(gold))
 
 
 def _dedup(relations: Sequence[Relation]) -> list[Relation]:
@@ -315,61 +344,93 @@ def _classes(gold: Sentence) -> dict[int, int]:
     return {kp.id: find(kp.id) for kp in gold.keyphrases}
 
 
+def _find(
+    golds: Sequence[Relation],
+    candidates: Sequence[int],
+    label: str,
+    src: int,
+    dst: int,
+    cls: Mapping[int, int],
+) -> tuple[int, str] | None:
+    """The gold relation a submitted one (endpoints mapped to gold ids) matches, and how."""
+    symmetric = label == SAME_AS
+    for k in candidates:
+        g = golds[k]
+        if g.label == label and g.source == src and g.target == dst:
+            return k, "exact"
+    if symmetric:
+        for k in candidates:
+            g = golds[k]
+            if g.label == label and g.source == dst and g.target == src:
+                return k, "reversed"
+    cs, cd = cls[src], cls[dst]
+    for k in candidates:
+        g = golds[k]
+        if g.label == label and cls[g.source] == cs and cls[g.target] == cd:
+            return k, "class"
+    if symmetric:
+        for k in candidates:
+            g = golds[k]
+            if g.label == label and cls[g.source] == cd and cls[g.target] == cs:
+                return k, "reversed class"
+    return None
+
+
+class RelationMatch(NamedTuple):
+    """Subtask B on one sentence pair (both sides deduplicated, file order kept)."""
+
+    predicted: list[Relation]
+    gold: list[Relation]
+    gold_of: list[int | None]  # per predicted relation: the gold index it matched
+    how: list[str | None]  # which rule matched: "exact", "reversed", "class", "reversed class"
+
+
 def match_relations(
     submitted: Sentence, gold: Sentence, mapping: Mapping[int, int]
-) -> tuple[int, int, int]:
-    """Subtask B on one sentence pair; returns (correct, missing, spurious)."""
-    remaining = _dedup(gold.relations)
+) -> RelationMatch:
+    """Subtask B on one sentence pair, endpoints mapped through ``mapping`` (correct, partial)."""
+    golds = _dedup(gold.relations)
     predicted = _dedup(submitted.relations)
-    if not predicted:
-        return 0, len(remaining), 0
+    gold_of: list[int | None] = [None] * len(predicted)
+    how: list[str | None] = [None] * len(predicted)
+    if not predicted or not golds:
+        return RelationMatch(predicted, golds, gold_of, how)
     sub_first = _first_by_id(submitted.keyphrases)
-    cls = _classes(gold) if remaining else {}
-    correct = 0
-    for rel in predicted:
+    cls = _classes(gold)
+    remaining = list(range(len(golds)))
+    for p, rel in enumerate(predicted):
         src = mapping.get(sub_first[rel.source])
         dst = mapping.get(sub_first[rel.target])
         if src is None or dst is None or not remaining:
             continue
         src, dst = gold.keyphrases[src].id, gold.keyphrases[dst].id
-        label, symmetric = rel.label, rel.label == SAME_AS
-        found = None
-        for g in remaining:
-            if g.label == label and g.source == src and g.target == dst:
-                found = g
-                break
-        if found is None and symmetric:
-            for g in remaining:
-                if g.label == label and g.source == dst and g.target == src:
-                    found = g
-                    break
-        if found is None:
-            cs, cd = cls[src], cls[dst]
-            for g in remaining:
-                if g.label == label and cls[g.source] == cs and cls[g.target] == cd:
-                    found = g
-                    break
-            if found is None and symmetric:
-                for g in remaining:
-                    if g.label == label and cls[g.source] == cd and cls[g.target] == cs:
-                        found = g
-                        break
-        if found is not None:
-            correct += 1
-            remaining.remove(found)
-    return correct, len(remaining), len(predicted) - correct
+        hit = _find(golds, remaining, rel.label, src, dst, cls)
+        if hit is not None:
+            gold_of[p], how[p] = hit
+            remaining.remove(hit[0])
+    return RelationMatch(predicted, golds, gold_of, how)
 
 
-def count(
+class PairMatch(NamedTuple):
+    """One evaluated sentence pair and how its items were matched."""
+
+    index: int  # position of the pair in the inputs
+    submitted: Sentence
+    gold: Sentence
+    a: KeyphraseMatch
+    b: RelationMatch
+
+
+def match_pairs(
     predictions: Sequence[Sentence],
     references: Sequence[Sentence],
     names: Sequence[str] | None = None,
-) -> dict[str, int]:
-    """The eight official counts, summed over the evaluated sentence pairs.
+) -> list[PairMatch]:
+    """Match every evaluated sentence pair (skipping those the official tool skips).
 
     ``names`` name the pairs in errors (default ``predictions[i]``).
     """
-    totals = dict.fromkeys(COUNT_KEYS, 0)
+    out = []
     mismatched = []
     for index, (sub, gold) in enumerate(zip(predictions, references)):
         if not gold.keyphrases and not gold.relations:
@@ -378,25 +439,228 @@ def count(
             mismatched.append(index)
             continue
         where = names[index] if names is not None else f"predictions[{index}]"
-        mapping, ca, ia, pa, ma, sa = match_keyphrases(sub.keyphrases, gold.keyphrases, where)
-        cb, mb, sb = match_relations(sub, gold, mapping)
-        totals["correct_A"] += ca
-        totals["incorrect_A"] += ia
-        totals["partial_A"] += pa
-        totals["missing_A"] += ma
-        totals["spurious_A"] += sa
-        totals["correct_B"] += cb
-        totals["missing_B"] += mb
-        totals["spurious_B"] += sb
+        a = match_keyphrases(sub.keyphrases, gold.keyphrases, where)
+        out.append(PairMatch(index, sub, gold, a, match_relations(sub, gold, a.mapping())))
     if mismatched:
         shown = ", ".join(map(str, mismatched[:5])) + (", ..." if len(mismatched) > 5 else "")
         warnings.warn(
             f"{len(mismatched)} annotated sentence(s) skipped because the predicted text differs "
             f"from the reference text (rows {shown}); as in the official evaluation, their gold "
             f"is not counted",
-            stacklevel=2,
+            stacklevel=3,
         )
-    return totals
+    return out
+
+
+def totals(matches: Sequence[PairMatch]) -> dict[str, int]:
+    """The eight official counts, summed over matched sentence pairs."""
+    out = dict.fromkeys(COUNT_KEYS, 0)
+    for m in matches:
+        outcome = m.a.outcome
+        spurious = outcome.count("spurious")
+        out["correct_A"] += outcome.count("correct")
+        out["incorrect_A"] += outcome.count("incorrect")
+        out["partial_A"] += outcome.count("partial")
+        out["missing_A"] += m.a.n_gold - (len(outcome) - spurious)
+        out["spurious_A"] += spurious
+        correct = len(m.b.gold_of) - m.b.gold_of.count(None)
+        out["correct_B"] += correct
+        out["missing_B"] += len(m.b.gold) - correct
+        out["spurious_B"] += len(m.b.predicted) - correct
+    return out
+
+
+def count(
+    predictions: Sequence[Sentence],
+    references: Sequence[Sentence],
+    names: Sequence[str] | None = None,
+) -> dict[str, int]:
+    """The eight official counts, summed over the evaluated sentence pairs."""
+    return totals(match_pairs(predictions, references, names))
+
+
+# --------------------------------------------------------------------------------------------
+# Per-item details: the records of the matching above, explained
+
+
+def _spans(pairs: Pairs) -> str:
+    return ";".join(f"{s} {e}" for s, e in pairs)
+
+
+def _words(text: str, pairs: Pairs) -> str:
+    return " ".join(text[s:e] for s, e in pairs)
+
+
+def _record(index: int, kind: str, outcome: str, why: str, **fields: Any) -> dict[str, Any]:
+    record = dict.fromkeys(DETAIL_FIELDS)
+    record.update(sentence=index, kind=kind, outcome=outcome, why=why, **fields)
+    return record
+
+
+def _phrase_fields(side: str, text: str, phrase: Keyphrase) -> dict[str, Any]:
+    return {
+        f"{side}_id": phrase.id,
+        f"{side}_label": phrase.label,
+        f"{side}_text": _words(text, phrase.pairs),
+        f"{side}_spans": _spans(phrase.pairs),
+    }
+
+
+def _ids(phrases: Sequence[Keyphrase]) -> str:
+    return ", ".join(str(p.id) for p in phrases)
+
+
+def keyphrase_details(m: PairMatch) -> list[dict[str, Any]]:
+    """One record per submitted key phrase (file order), then per unmatched gold phrase."""
+    text, sub, gold = m.gold.text, m.submitted.keyphrases, m.gold.keyphrases
+    paired = {j: i for i, j in enumerate(m.a.gold_of) if j is not None}
+    records = []
+    for i, phrase in enumerate(sub):
+        kind, j = m.a.outcome[i], m.a.gold_of[i]
+        fields = _phrase_fields("predicted", text, phrase)
+        if j is not None:
+            fields.update(_phrase_fields("gold", text, gold[j]))
+        if kind == "correct":
+            why = "same spans and label"
+        elif kind == "incorrect":
+            why = "same spans, other label"
+        elif kind == "partial":
+            g = gold[j]
+            why = f"overlaps gold phrase {g.id} ({_words(text, g.pairs)!r})"
+            if g.label != phrase.label:
+                why += ", other label (a partial match ignores the label)"
+        else:
+            same = [g for g in gold if g.pairs == phrase.pairs]
+            near = [g for g in gold if _overlap(phrase.pairs, g.pairs)]
+            if same:
+                why = f"duplicate: gold phrase {same[0].id} has these spans but was already matched"
+            elif near:
+                why = f"the gold phrases it overlaps ({_ids(near)}) were already matched"
+            else:
+                why = "no gold phrase has these spans or overlaps them"
+        records.append(_record(m.index, "key phrase", kind, why, **fields))
+    for j, g in enumerate(gold):
+        if j in paired:
+            continue
+        near = [p for p in sub if p.pairs == g.pairs or _overlap(p.pairs, g.pairs)]
+        if near:
+            why = f"the predicted phrases over it ({_ids(near)}) were matched to other gold phrases"
+        else:
+            why = "not predicted: no predicted phrase overlaps it"
+        records.append(
+            _record(m.index, "key phrase", "missing", why, **_phrase_fields("gold", text, g))
+        )
+    return records
+
+
+_HOW = {
+    "exact": "same label and endpoints",
+    "reversed": "same-as written the other way round (same-as is symmetric)",
+    "class": "endpoints in the same gold same-as classes as the gold relation's",
+    "reversed class": "same-as between the same gold same-as classes, the other way round",
+}
+
+
+def _relation_fields(side: str, sentence: Sentence, first: Mapping[int, int], rel: Relation):
+    ends = [sentence.keyphrases[first[rel.source]], sentence.keyphrases[first[rel.target]]]
+    return {
+        f"{side}_label": rel.label,
+        f"{side}_text": " → ".join(_words(sentence.text, p.pairs) for p in ends),
+        f"{side}_source": rel.source,
+        f"{side}_target": rel.target,
+    }
+
+
+def _unmatched_relation(m: PairMatch, rel: Relation, sub_first: Mapping[int, int]) -> str:
+    """Why a submitted relation matched no gold relation."""
+    ends = []
+    for end, kp_id in (("source", rel.source), ("target", rel.target)):
+        state = m.a.outcome[sub_first[kp_id]]
+        if state == "spurious":
+            ends.append(f"{end} phrase {kp_id} is spurious")
+        elif state == "incorrect":
+            ends.append(f"{end} phrase {kp_id} is only incorrect (other label)")
+    if ends:
+        return f"relation endpoint not matched in subtask A ({'; '.join(ends)})"
+    mapping = m.a.mapping()
+    src = m.gold.keyphrases[mapping[sub_first[rel.source]]].id
+    dst = m.gold.keyphrases[mapping[sub_first[rel.target]]].id
+    golds, cls = m.b.gold, _classes(m.gold)
+    if _find(golds, range(len(golds)), rel.label, src, dst, cls) is not None:
+        return "its gold relation was already matched by an earlier predicted relation"
+    ends_of = {(cls[src], cls[dst])}
+    others = sorted({g.label for g in golds if (cls[g.source], cls[g.target]) in ends_of})
+    if others:
+        return f"other label: the gold relates these phrases by {', '.join(others)}"
+    if any(g.label == rel.label and (cls[g.target], cls[g.source]) in ends_of for g in golds):
+        return "reversed: the gold relation goes the other way (only same-as is symmetric)"
+    return "no gold relation between the phrases its endpoints matched"
+
+
+def relation_details(m: PairMatch) -> list[dict[str, Any]]:
+    """One record per submitted relation line (file order), then per unmatched gold line."""
+    sub_first = _first_by_id(m.submitted.keyphrases)
+    gold_first = _first_by_id(m.gold.keyphrases)
+    mapping = m.a.mapping()
+    via_partial = {i for i, kind in enumerate(m.a.outcome) if kind == "partial"}
+    position = {rel: p for p, rel in enumerate(m.b.predicted)}
+    records, seen = [], set()
+    for rel in m.submitted.relations:
+        fields = _relation_fields("predicted", m.submitted, sub_first, rel)
+        if rel in seen:
+            why = "duplicate relation removed (an earlier line is the same relation)"
+            records.append(_record(m.index, "relation", "ignored", why, **fields))
+            continue
+        seen.add(rel)
+        p = position[rel]
+        k = m.b.gold_of[p]
+        if k is None:
+            why = _unmatched_relation(m, rel, sub_first)
+            records.append(_record(m.index, "relation", "spurious", why, **fields))
+            continue
+        fields.update(_relation_fields("gold", m.gold, gold_first, m.b.gold[k]))
+        why = _HOW[m.b.how[p]]
+        if {sub_first[rel.source], sub_first[rel.target]} & via_partial:
+            why += " (an endpoint matched only partially in subtask A)"
+        records.append(_record(m.index, "relation", "correct", why, **fields))
+    matched = set(m.b.gold_of)
+    mapped = set(mapping.values())
+    seen = set()
+    for rel in m.gold.relations:
+        fields = _relation_fields("gold", m.gold, gold_first, rel)
+        if rel in seen:
+            why = "duplicate relation removed (an earlier gold line is the same relation)"
+            records.append(_record(m.index, "relation", "ignored", why, **fields))
+            continue
+        seen.add(rel)
+        if m.b.gold.index(rel) in matched:
+            continue
+        unmatched = [
+            f"{end} phrase {kp_id}"
+            for end, kp_id in (("source", rel.source), ("target", rel.target))
+            if gold_first[kp_id] not in mapped
+        ]
+        if unmatched:
+            why = (
+                f"relation endpoint not matched in subtask A ({', '.join(unmatched)} has no "
+                f"correct or partial match)"
+            )
+        else:
+            why = "no predicted relation matched it"
+        records.append(_record(m.index, "relation", "missing", why, **fields))
+    return records
+
+
+def item_details(matches: Sequence[PairMatch], scenario: str = "scenario1") -> list[dict[str, Any]]:
+    """The per-item records of a scenario: key phrases (scenarios 1, 2), relations (1, 3)."""
+    check_scenario(scenario)
+    records = []
+    for m in matches:
+        if scenario != "scenario3":
+            records += keyphrase_details(m)
+        if scenario != "scenario2":
+            records += relation_details(m)
+    return records
 
 
 def _ratio(numerator: float, denominator: int) -> float | int:
@@ -431,18 +695,35 @@ def score(
     references: Sequence[Sentence],
     scenario: str = "scenario1",
     names: Sequence[str] | None = None,
-) -> dict[str, float | int]:
-    """The eleven official values of one scenario from normalized sentences."""
+    details: bool = False,
+) -> dict[str, Any]:
+    """The eleven official values of one scenario from normalized sentences.
+
+    With ``details=True`` the result also has ``"details"``, the per-item records of the same
+    matching (see ``details``).
+    """
     check_scenario(scenario)
     check_lengths(len(predictions), len(references))
-    counts = count(predictions, references, names)
-    return {**counts, **metrics(counts, scenario)}
+    matches = match_pairs(predictions, references, names)
+    counts = totals(matches)
+    result: dict[str, Any] = {**counts, **metrics(counts, scenario)}
+    if details:
+        result["details"] = item_details(matches, scenario)
+    return result
 
 
 def ehealthkd(
-    predictions: Sequence[Mapping], references: Sequence[Mapping], scenario: str = "scenario1"
-) -> dict[str, float | int]:
-    """Check sentence rows and score them exactly as the eHealth-KD 2019 ``evaltest`` does."""
+    predictions: Sequence[Mapping],
+    references: Sequence[Mapping],
+    scenario: str = "scenario1",
+    details: bool = False,
+) -> dict[str, Any]:
+    """Check sentence rows and score them exactly as the eHealth-KD 2019 ``evaltest`` does.
+
+    With ``details=True`` the result also has ``"details"``: one record per key phrase
+    (scenarios 1 and 2) and per relation line (scenarios 1 and 3) of the evaluated sentences,
+    for error analysis (see ``item_details``).
+    """
     check_scenario(scenario)
     check_rows(predictions, "predictions")
     check_rows(references, "references")
@@ -451,4 +732,5 @@ def ehealthkd(
         normalize_rows(predictions, "predictions"),
         normalize_rows(references, "references"),
         scenario,
+        details=details,
     )
