@@ -166,17 +166,23 @@ _SPACE = b" \t\r\n"
 _INT = re.compile(rb"-?(?:0|[1-9][0-9]*)(?=[ \t\r]*[,}])")
 
 
-def _key_value_start(data: bytes, key: bytes, start: int, end: int) -> int:
+def _key_value_start(data: bytes, key: bytes, start: int, end: int, last: bool) -> int:
     """Where the value of the top-level ``key`` starts, or -1 to take the slow path.
 
     Inside a JSON string every quote is escaped, so a ``"key"`` not preceded by a backslash is a
-    real key (TyDi QA's nested records never reuse these three names). The last one is taken,
-    as ``json.loads`` keeps the last of repeated keys; searching from the end also skips the
-    document text in the dev file's key order. Anything unusual sends the line to ``json.loads``.
+    real key (TyDi QA's nested records never reuse these three names). The search runs from the
+    end (``last``) or from the start, whichever skips the document text in the dev file's key
+    order (``annotations`` first, ``example_id`` and ``language`` after the document). Anything
+    unusual sends the line to ``json.loads``.
     """
-    i = data.rfind(key, start, end)
-    while i > start and data[i - 1] == 0x5C:  # an escaped quote: inside a string
-        i = data.rfind(key, start, i)
+    if last:
+        i = data.rfind(key, start, end)
+        while i > start and data[i - 1] == 0x5C:  # an escaped quote: inside a string
+            i = data.rfind(key, start, i)
+    else:
+        i = data.find(key, start, end)
+        while i > start and data[i - 1] == 0x5C:
+            i = data.find(key, i + 1, end)
     if i <= start:
         return -1
     j = i + len(key)
@@ -194,11 +200,11 @@ def _gold_fields_fast(data: bytes, start: int, end: int) -> tuple[Any, Any, Any]
     """``(example_id, language, annotations)`` of a gold line, or None to take the slow path."""
     if data[start] != 0x7B:  # '{'
         return None
-    j = _key_value_start(data, b'"example_id"', start, end)
+    j = _key_value_start(data, b'"example_id"', start, end, True)
     if j < 0 or not (m := _INT.match(data, j, end)):
         return None
     example_id = int(m.group())
-    j = _key_value_start(data, b'"language"', start, end)
+    j = _key_value_start(data, b'"language"', start, end, True)
     if j < 0 or data[j] != 0x22:
         return None
     k = data.find(b'"', j + 1, end)
@@ -208,7 +214,7 @@ def _gold_fields_fast(data: bytes, start: int, end: int) -> tuple[Any, Any, Any]
         language = data[j + 1 : k].decode("utf-8")
     except UnicodeDecodeError:
         return None
-    j = _key_value_start(data, b'"annotations"', start, end)
+    j = _key_value_start(data, b'"annotations"', start, end, False)
     if j < 0 or data[j] != 0x5B:  # '['
         return None
     # Annotations hold no lists, so the first ']' closes them unless a string holds one: the
@@ -240,7 +246,9 @@ def iter_gold(path: str | PathLike, idle: Idle | None = None) -> Iterator[Refere
     """Compact references of a TyDi QA gold file, one per line, read as a stream.
 
     Only ``example_id``, ``language`` and ``annotations`` are kept; ``question_text``,
-    ``document_plaintext``, HTML and passage candidates are neither kept nor checked.
+    ``document_plaintext``, HTML and passage candidates are neither kept nor checked (nor is
+    the rest of the line's JSON, and a repeated ``annotations`` key is read with its first
+    value).
     """
     for number, data, start, end in _lines(path, ".gz" in str(path), idle):
         where = f"{path}, line {number}"
