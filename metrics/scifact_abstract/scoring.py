@@ -561,10 +561,10 @@ def _sentence_records(
                     f"{_show(sorted(owner[s] - predicted))}",
                 )  # fmt: skip
         if doc_id in gold:
-            missed(doc_id, predicted, "not predicted for this abstract")
+            missed(doc_id, predicted, "not among the predicted sentences of its abstract")
     for doc_id in gold:
         if doc_id not in predicted_docs:
-            missed(doc_id, set(), "the abstract is not predicted")
+            missed(doc_id, set(), "its abstract is not predicted")
     return out
 
 

@@ -92,10 +92,10 @@ Examples:
     11 1 incomplete rationale | its gold rationale [0, 1] lacks [0]
     11 11 correct | its whole gold rationale [11] is predicted
     11 13 false positive | in no gold rationale of this abstract
-    11 0 missed | not predicted for this abstract
+    11 0 missed | not among the predicted sentences of its abstract
     16 18 false positive | the abstract is not gold evidence for this claim
     16 20 false positive | the abstract is not gold evidence for this claim
-    15 4 missed | the abstract is not predicted
+    15 4 missed | its abstract is not predicted
 
     Unlike Label+Rationale, the sentence level reads the whole list: the gold sentence listed 4th
     counts, and so does every duplicate.
