@@ -1,0 +1,172 @@
+"""Gradio Space of ``ehealthkd``: the eHealth-KD 2019 evaluation (``evaltest``), bit for bit."""
+
+from pathlib import Path
+
+import gradio as gr
+import pandas as pd
+
+from taskeval.space import SpaceSpec, launch
+
+EXAMPLES = Path(__file__).resolve().parent / "examples"
+GOLD, SUBMISSION = EXAMPLES / "gold", EXAMPLES / "submission"
+
+SCENARIOS = [
+    ("Scenario 1: main (key phrases A + relations B)", "scenario1"),
+    ("Scenario 2: task A (key phrases only)", "scenario2"),
+    ("Scenario 3: task B (relations, gold key phrases given)", "scenario3"),
+]
+
+# Two hand-made sentences: a gold annotation each, and a prediction with typical mistakes.
+_G1 = "El tipo de cáncer afecta a las vías respiratorias ."
+_G2 = "A es lo mismo que B y que C y es una D ."
+REFERENCES = [
+    {
+        "text": _G1,
+        "keyphrases": [
+            {"id": 1, "label": "Concept", "spans": [[3, 7]]},
+            {"id": 2, "label": "Concept", "spans": [[11, 17]]},
+            {"id": 3, "label": "Action", "spans": [[18, 24]]},
+            {"id": 4, "label": "Concept", "spans": [[31, 35], [36, 49]]},
+        ],
+        "relations": [
+            {"label": "subject", "source": 3, "target": 2},
+            {"label": "target", "source": 3, "target": 4},
+        ],
+    },
+    {
+        "text": _G2,
+        "keyphrases": [
+            {"id": 5, "label": "Concept", "spans": [[0, 1]]},
+            {"id": 6, "label": "Concept", "spans": [[18, 19]]},
+            {"id": 7, "label": "Concept", "spans": [[26, 27]]},
+            {"id": 8, "label": "Concept", "spans": [[37, 38]]},
+        ],
+        "relations": [
+            {"label": "same-as", "source": 5, "target": 6},
+            {"label": "same-as", "source": 6, "target": 7},
+            {"label": "is-a", "source": 5, "target": 8},
+        ],
+    },
+]
+PREDICTIONS = [
+    {
+        "text": _G1,
+        "keyphrases": [
+            {"id": 1, "label": "Concept", "spans": [[3, 10]]},
+            {"id": 2, "label": "Action", "spans": [[11, 17]]},
+            {"id": 3, "label": "Action", "spans": [[18, 24]]},
+            {"id": 4, "label": "Concept", "spans": [[31, 49]]},
+            {"id": 9, "label": "Concept", "spans": [[0, 2]]},
+        ],
+        "relations": [
+            {"label": "subject", "source": 3, "target": 2},
+            {"label": "target", "source": 3, "target": 4},
+            {"label": "target", "source": 3, "target": 4},
+        ],
+    },
+    {
+        "text": _G2,
+        "keyphrases": [
+            {"id": 5, "label": "Concept", "spans": [[0, 1]]},
+            {"id": 6, "label": "Concept", "spans": [[18, 19]]},
+            {"id": 7, "label": "Concept", "spans": [[26, 27]]},
+            {"id": 8, "label": "Predicate", "spans": [[37, 38]]},
+        ],
+        "relations": [
+            {"label": "same-as", "source": 7, "target": 5},
+            {"label": "is-a", "source": 7, "target": 6},
+        ],
+    },
+]
+
+
+def controls() -> list:
+    return [
+        gr.Dropdown(
+            SCENARIOS,
+            value="scenario1",
+            label="scenario (pick the one of the uploaded folder)",
+            elem_id="scenario",
+        )
+    ]
+
+
+def read_controls(scenario: str) -> tuple[str, dict]:
+    if scenario not in {value for _, value in SCENARIOS}:
+        raise ValueError(f"scenario: choose scenario1, scenario2 or scenario3, got {scenario!r}")
+    return scenario, {}
+
+
+def _item(record: dict, side: str) -> str:
+    """A key phrase as `"words" Label (id 3)`, a relation as `label: words → words (3 → 2)`."""
+    if record[f"{side}_text"] is None:
+        return ""
+    label, text = record[f"{side}_label"], record[f"{side}_text"]
+    if record["kind"] == "key phrase":
+        return f'"{text}" {label} (id {record[f"{side}_id"]})'
+    return f"{label}: {text} ({record[f'{side}_source']} → {record[f'{side}_target']})"
+
+
+def breakdown(details: list[dict]) -> pd.DataFrame:
+    """One line per key phrase or relation line: how it was counted, why, gold and predicted."""
+    return pd.DataFrame(
+        {
+            "sentence": [d["sentence"] for d in details],
+            "item": [d["kind"] for d in details],
+            "outcome": [d["outcome"] for d in details],
+            "why": [d["why"] for d in details],
+            "gold": [_item(d, "gold") for d in details],
+            "predicted": [_item(d, "predicted") for d in details],
+        },
+        columns=["sentence", "item", "outcome", "why", "gold", "predicted"],
+    )
+
+
+OUTCOMES = ["correct", "incorrect", "partial", "missing", "spurious"]
+SUBTASKS = {"key phrase": "A: key phrases", "relation": "B: relations"}
+
+
+def counts(details: list[dict]) -> pd.DataFrame:
+    """Items per outcome and subtask (duplicate relation lines, counted once, are left out)."""
+    rows = [
+        {"outcome": outcome, "subtask": SUBTASKS[kind], "items": n}
+        for kind in sorted({d["kind"] for d in details})
+        for outcome in OUTCOMES
+        if (kind, outcome) not in {("relation", "incorrect"), ("relation", "partial")}
+        for n in [sum(d["kind"] == kind and d["outcome"] == outcome for d in details)]
+    ]
+    return pd.DataFrame(rows, columns=["outcome", "subtask", "items"])
+
+
+SPEC = SpaceSpec(
+    metric="ehealthkd",
+    example_rows={"predictions": PREDICTIONS, "references": REFERENCES},
+    example_files={
+        "references": sorted(GOLD.iterdir()),
+        "predictions": sorted(SUBMISSION.iterdir()),
+    },
+    file_help=(
+        "Upload the files of **one scenario folder** per side, with their official names. "
+        "**references**: the gold `input_scenarioN.txt`, `output_a_scenarioN.txt` and "
+        "`output_b_scenarioN.txt`. **predictions**: `output_scenarioN.txt` (or, as officially, "
+        "`input_scenarioN.txt`), `output_a_scenarioN.txt` and `output_b_scenarioN.txt`. Then "
+        "pick that scenario below. Pre-filled: a synthetic scenario-1 case (44 sentences, 23 "
+        "annotated) of the project's parity corpus."
+    ),
+    controls=controls,
+    read_controls=read_controls,
+    breakdown=breakdown,
+    folders=True,
+    plot_data=counts,
+    plot=lambda: gr.BarPlot(
+        x="outcome",
+        y="items",
+        color="subtask",
+        sort=OUTCOMES,
+        title="Items per outcome (stacked: the scenario's C, I, P, M and S)",
+        elem_id="plot",
+    ),
+)
+
+if __name__ == "__main__":
+    launch(SPEC)
