@@ -95,8 +95,8 @@ FILE_HELP = (
     "`evidence` keyed by doc id with its rationales; `claim` and `cited_doc_ids` are ignored). "
     "**predictions**: the leaderboard submission, one line per gold claim in the same order, "
     '`{"id": …, "evidence": {"<doc id>": {"sentences": […], "label": "SUPPORT" | '
-    '"CONTRADICT"}}}`. Pre-filled: the first 40 claims of SciFact dev with the predictions of a '
-    "MultiVerS checkpoint (see `examples/README.md`)."
+    '"CONTRADICT"}}}`. Pre-filled: the first 40 claims of SciFact dev with predictions made from '
+    "the gold by a seeded perturbation (see `examples/README.md`)."
 )
 
 
