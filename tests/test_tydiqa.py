@@ -1,4 +1,4 @@
-"""tydiqa: rules the parity corpus does not pin, output types, file readers, the Hub helper."""
+"""tydiqa: rules the parity corpus does not pin, output types, file readers, Hub rows."""
 
 from __future__ import annotations
 
