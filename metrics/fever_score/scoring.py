@@ -17,7 +17,8 @@ the evidence precision.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from itertools import chain
 from typing import Any
 
 NOT_ENOUGH_INFO = "NOT ENOUGH INFO"
@@ -61,17 +62,14 @@ def _predicted_sentence(item: Any) -> Sentence | None:
 
 def _gold_sentence(item: Any) -> Sentence | None:
     """A gold evidence item as (page, line), or None when it is malformed."""
+    # Annotation and evidence ids are not scored, so any value is accepted there, as officially.
     if isinstance(item, Mapping):
         if not {"page", "line"} <= set(item) <= {"annotation_id", "evidence_id", "page", "line"}:
             return None
-        ids = [item.get("annotation_id"), item.get("evidence_id")]
         page, line = item["page"], item["line"]
     elif isinstance(item, list) and len(item) == 4:
-        ids = item[:2]
         page, line = item[2], item[3]
     else:
-        return None
-    if not all(i is None or _is_int(i) for i in ids):
         return None
     if (page is None or isinstance(page, str)) and (line is None or _is_int(line)):
         return (page, line)
@@ -102,8 +100,10 @@ def check_rows(rows: Any, side: str) -> None:
 # Fast paths for rows in the official list form, checked column-wise with C-level map/zip (a
 # per-item Python loop costs more than the official scorer's whole run). They return None for
 # anything else, which the item-by-item path then accepts (records) or reports precisely.
-_LIST, _TWO, _FOUR, _STR, _INT = {list}, {2}, {4}, {str}, {int}
-_STR_OR_NONE, _INT_OR_NONE = {str, type(None)}, {int, type(None)}
+# (type, length) of every item, then (page type, line type): two C-level passes per list.
+_PAIR_ITEMS, _GOLD_ITEMS = {(list, 2)}, {(list, 4)}
+_PAIR_TYPES = {(str, int)}
+_GOLD_TYPES = {(p, n) for p in (str, type(None)) for n in (int, type(None))}
 
 
 def _fast_prediction(row: Any) -> Prediction | None:
@@ -114,10 +114,10 @@ def _fast_prediction(row: Any) -> Prediction | None:
         return None
     if not items:
         return (label, [])
-    if set(map(type, items)) != _LIST or set(map(len, items)) != _TWO:
+    if set(zip(map(type, items), map(len, items))) != _PAIR_ITEMS:
         return None
     pages, lines = zip(*items)
-    if set(map(type, pages)) != _STR or set(map(type, lines)) != _INT:
+    if set(zip(map(type, pages), map(type, lines))) != _PAIR_TYPES:
         return None
     return (label, list(zip(pages, lines)))
 
@@ -135,14 +135,10 @@ def _fast_reference(row: Any) -> Reference | None:
         if not group:
             gold_groups.append([])
             continue
-        if set(map(type, group)) != _LIST or set(map(len, group)) != _FOUR:
+        if set(zip(map(type, group), map(len, group))) != _GOLD_ITEMS:
             return None
-        annotations, evidences, pages, lines = zip(*group)
-        if (
-            not set(map(type, pages)) <= _STR_OR_NONE
-            or not set(map(type, lines)) <= _INT_OR_NONE
-            or not set(map(type, annotations + evidences)) <= _INT_OR_NONE
-        ):
+        _, _, pages, lines = zip(*group)  # annotation and evidence ids are not scored
+        if not set(zip(map(type, pages), map(type, lines))) <= _GOLD_TYPES:
             return None
         gold_groups.append(list(zip(pages, lines)))
     return (label, gold_groups)
@@ -224,7 +220,7 @@ def normalize_references(references: Sequence[Mapping]) -> list[Reference]:
                     raise ValueError(
                         f"{where}: field 'evidence'[{g}][{position}] must be an "
                         f"[annotation_id, evidence_id, page, line] list (or a record with those "
-                        f"keys) with int-or-None ids and line and a string-or-None page, "
+                        f"keys) with an int-or-None line and a string-or-None page, "
                         f"got {item!r}"
                     )
                 gold_group.append(sentence)
@@ -252,29 +248,52 @@ def check_lengths(n_predictions: int, n_references: int) -> None:
         )
 
 
+def claim_score(
+    predicted_label: str, kept: list[Sentence], gold_label: str, groups: list[list[Sentence]]
+) -> tuple[bool, bool, float | None, float | None]:
+    """One claim: (label right, strictly right, evidence precision, evidence recall).
+
+    ``kept`` is the predicted evidence already cut to ``max_evidence``. Precision and recall are
+    None when the gold label is NOT ENOUGH INFO: evidence scores skip such claims.
+    """
+    gold_upper = gold_label.upper()
+    label_ok = gold_upper == predicted_label.upper()
+    if gold_upper == NOT_ENOUGH_INFO:
+        return label_ok, label_ok, None, None
+    kept_set = set(kept)
+    # A group is recalled only when every one of its sentences was predicted (an empty group
+    # always is). Gold items with a None line can never be predicted, so they need no filter.
+    recalled = any(map(kept_set.issuperset, groups))
+    if kept:
+        gold = set(chain.from_iterable(groups))
+        precision = sum(map(gold.__contains__, kept)) / len(kept)
+    else:
+        precision = 1.0
+    return label_ok, label_ok and recalled, precision, 1.0 if recalled or not groups else 0.0
+
+
 def claim_scores(
     predictions: Sequence[Prediction],
     references: Sequence[Reference],
     max_evidence: int | None = DEFAULT_MAX_EVIDENCE,
 ) -> Iterator[tuple[bool, bool, float | None, float | None]]:
-    """Per claim: label right, strictly right, evidence precision and recall (None when the
-    gold label is NOT ENOUGH INFO: such claims are not counted in evidence scores)."""
+    """``claim_score`` of every normalized row."""
     for (predicted_label, predicted), (gold_label, groups) in zip(predictions, references):
-        kept = predicted[:max_evidence]
-        gold_upper = gold_label.upper()
-        label_ok = gold_upper == predicted_label.upper()
-        if gold_upper == NOT_ENOUGH_INFO:
-            yield label_ok, label_ok, None, None
-            continue
-        kept_set = set(kept)
-        # A group is recalled only when every one of its sentences was predicted.
-        recalled = any(all(s in kept_set for s in group) for group in groups)
-        if kept:
-            gold = {s for group in groups for s in group if s[1] is not None}
-            precision = sum(1 for s in kept if s in gold) / len(kept)
-        else:
-            precision = 1.0
-        yield label_ok, label_ok and recalled, precision, 1.0 if recalled or not groups else 0.0
+        yield claim_score(predicted_label, predicted[:max_evidence], gold_label, groups)
+
+
+def _official_form_scores(
+    predictions: Sequence[Any], references: Sequence[Any], max_evidence: int | None
+) -> list[tuple[bool, bool, float | None, float | None]] | None:
+    """Per-claim scores straight from rows in the official list form, without keeping the
+    normalized rows; None as soon as a row is in another form (or malformed)."""
+    out = []
+    for prediction, reference in zip(predictions, references):
+        pred, ref = _fast_prediction(prediction), _fast_reference(reference)
+        if pred is None or ref is None:
+            return None
+        out.append(claim_score(pred[0], pred[1][:max_evidence], ref[0], ref[1]))
+    return out
 
 
 def score(
@@ -285,12 +304,17 @@ def score(
     """The five official numbers from normalized rows (see ``normalize_*``)."""
     check_lengths(len(predictions), len(references))
     check_max_evidence(max_evidence)
+    return aggregate(claim_scores(predictions, references, max_evidence), len(predictions))
+
+
+def aggregate(
+    claims: Iterable[tuple[bool, bool, float | None, float | None]], total: int
+) -> dict[str, float]:
+    """The five official numbers from per-claim scores, summed in row order."""
     strict = correct = 0.0
     precision_sum = recall_sum = 0.0
     verifiable = 0
-    for label_ok, strict_ok, precision_i, recall_i in claim_scores(
-        predictions, references, max_evidence
-    ):
+    for label_ok, strict_ok, precision_i, recall_i in claims:
         if label_ok:
             correct += 1.0
         if strict_ok:
@@ -299,7 +323,6 @@ def score(
             verifiable += 1
             precision_sum += precision_i  # left to right, as the official loop sums
             recall_sum += recall_i
-    total = len(predictions)
     precision = precision_sum / verifiable if verifiable else 1.0
     recall = recall_sum / verifiable if verifiable else 0.0
     f1 = 2.0 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
@@ -362,6 +385,10 @@ def fever_score(
     check_rows(predictions, "predictions")
     check_rows(references, "references")
     check_lengths(len(predictions), len(references))
+    if not details:
+        claims = _official_form_scores(predictions, references, max_evidence)
+        if claims is not None:
+            return aggregate(claims, len(predictions))
     preds, refs = normalize_predictions(predictions), normalize_references(references)
     result: dict[str, Any] = score(preds, refs, max_evidence)
     if details:
