@@ -3,7 +3,10 @@
 Each run parses the gold and submission folders and scores the three scenarios
 (``taskeval.score_files("ehealthkd", ...)``), as ``taskeval score ehealthkd`` does. The time per
 scenario evaluation is the CPU time of a run divided by 3, summed over submissions from the
-median (and the minimum) over repeats. Run: ``python bench/bench_ehealthkd.py [--repeat N]``.
+median (and the minimum) over repeats. Then ``compute()`` is timed on the rows ``read_official``
+gives for the same 39 scenario evaluations: all rows in one call (scored directly), the same with
+``details=True``, and ``add_batch()`` then ``compute()`` (evaluate's Arrow path).
+Run: ``python bench/bench_ehealthkd.py [--repeat N]``.
 """
 
 from __future__ import annotations
@@ -69,6 +72,56 @@ def main() -> None:
         f"minima); official ~{OFFICIAL_MS_PER_SCENARIO:.0f} ms, ratio "
         f"{OFFICIAL_MS_PER_SCENARIO / per_eval:.1f}x ({OFFICIAL_MS_PER_SCENARIO / per_eval_min:.1f}x)"
     )
+    time_compute(cases, args.repeat)
+
+
+def _median_ms(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return 1000 * statistics.median(times)
+
+
+def time_compute(cases: list[dict], repeat: int) -> None:
+    """compute() on the scored rows of every real submission and scenario, three ways."""
+    folders = ("scenario1-main", "scenario2-taskA", "scenario3-taskB")
+    metrics = {s: taskeval.load("ehealthkd", s) for s in ("scenario1", "scenario2", "scenario3")}
+    work = []
+    for case in cases:
+        expected = json.loads((PARITY / case["result"]).read_text(encoding="utf-8"))
+        for (scenario, metric), folder in zip(metrics.items(), folders):
+            inputs = taskeval.read_official(
+                "ehealthkd",
+                references=PARITY / case["gold"] / folder,
+                predictions=PARITY / case["submission"] / folder,
+            )
+            assert metric.compute(**inputs) == expected[scenario], case["name"]
+            work.append((metric, inputs))
+
+    def direct():
+        for metric, inputs in work:
+            metric.compute(**inputs)
+
+    def with_details():
+        return sum(len(m.compute(**inputs, details=True)["details"]) for m, inputs in work)
+
+    def arrow():
+        for metric, inputs in work:
+            metric.add_batch(**inputs)
+            metric.compute()
+
+    n_rows = sum(len(inputs["references"]) for _, inputs in work)
+    n_records = with_details()
+    t_direct, t_details, t_arrow = (_median_ms(f, repeat) for f in (direct, with_details, arrow))
+    print(
+        f"compute() on {len(work)} scenario evaluations ({n_rows} scored sentence pairs), wall ms:"
+    )
+    print(f"  all rows in one compute() call (scored directly): {t_direct:8.1f}")
+    print(f"  the same with details=True ({n_records} records):  {t_details:8.1f}")
+    print(f"  add_batch() then compute() (Arrow path):          {t_arrow:8.1f}")
+    print(f"  Arrow path / direct: {t_arrow / t_direct:.1f}x")
 
 
 if __name__ == "__main__":

@@ -571,7 +571,13 @@ def _relation_fields(side: str, sentence: Sentence, first: Mapping[int, int], re
     }
 
 
-def _unmatched_relation(m: PairMatch, rel: Relation, sub_first: Mapping[int, int]) -> str:
+def _unmatched_relation(
+    m: PairMatch,
+    rel: Relation,
+    sub_first: Mapping[int, int],
+    mapping: Mapping[int, int],
+    cls: Mapping[int, int],
+) -> str:
     """Why a submitted relation matched no gold relation."""
     ends = []
     for end, kp_id in (("source", rel.source), ("target", rel.target)):
@@ -582,10 +588,9 @@ def _unmatched_relation(m: PairMatch, rel: Relation, sub_first: Mapping[int, int
             ends.append(f"{end} phrase {kp_id} is only incorrect (other label)")
     if ends:
         return f"relation endpoint not matched in subtask A ({'; '.join(ends)})"
-    mapping = m.a.mapping()
     src = m.gold.keyphrases[mapping[sub_first[rel.source]]].id
     dst = m.gold.keyphrases[mapping[sub_first[rel.target]]].id
-    golds, cls = m.b.gold, _classes(m.gold)
+    golds = m.b.gold
     if _find(golds, range(len(golds)), rel.label, src, dst, cls) is not None:
         return "its gold relation was already matched by an earlier predicted relation"
     ends_of = {(cls[src], cls[dst])}
@@ -602,6 +607,7 @@ def relation_details(m: PairMatch) -> list[dict[str, Any]]:
     sub_first = _first_by_id(m.submitted.keyphrases)
     gold_first = _first_by_id(m.gold.keyphrases)
     mapping = m.a.mapping()
+    cls = _classes(m.gold)
     via_partial = {i for i, kind in enumerate(m.a.outcome) if kind == "partial"}
     position = {rel: p for p, rel in enumerate(m.b.predicted)}
     records, seen = [], set()
@@ -615,7 +621,7 @@ def relation_details(m: PairMatch) -> list[dict[str, Any]]:
         p = position[rel]
         k = m.b.gold_of[p]
         if k is None:
-            why = _unmatched_relation(m, rel, sub_first)
+            why = _unmatched_relation(m, rel, sub_first, mapping, cls)
             records.append(_record(m.index, "relation", "spurious", why, **fields))
             continue
         fields.update(_relation_fields("gold", m.gold, gold_first, m.b.gold[k]))
@@ -623,7 +629,7 @@ def relation_details(m: PairMatch) -> list[dict[str, Any]]:
         if {sub_first[rel.source], sub_first[rel.target]} & via_partial:
             why += " (an endpoint matched only partially in subtask A)"
         records.append(_record(m.index, "relation", "correct", why, **fields))
-    matched = set(m.b.gold_of)
+    matched = {m.b.gold[k] for k in m.b.gold_of if k is not None}
     mapped = set(mapping.values())
     seen = set()
     for rel in m.gold.relations:
@@ -633,7 +639,7 @@ def relation_details(m: PairMatch) -> list[dict[str, Any]]:
             records.append(_record(m.index, "relation", "ignored", why, **fields))
             continue
         seen.add(rel)
-        if m.b.gold.index(rel) in matched:
+        if rel in matched:
             continue
         unmatched = [
             f"{end} phrase {kp_id}"
