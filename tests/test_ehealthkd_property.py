@@ -4,7 +4,8 @@ The reference shares no code with the metric: it rescans lists instead of keepin
 same-as classes by merging sets, splits single spans character by character, and computes the
 scenario metrics from a table. Random sentences cover multi-word, per-word and discontinuous
 phrases, double spaces, overlaps, label case, duplicate ids and relations, self-loops, same-as
-chains, unannotated gold, differing texts and span-identical gold phrases.
+chains, unannotated gold, differing texts and span-identical gold phrases. The core's per-item
+records (``details=True``) must tally to the reference's counts too.
 """
 
 from __future__ import annotations
@@ -312,6 +313,19 @@ def test_core_matches_the_simple_reference(seed):
                 assert "assertion" in str(e)
                 continue
             raise AssertionError("the official tool asserts here; the metric must raise") from None
-        actual = ehealthkd(predictions, references, scenario)
+        actual = ehealthkd(predictions, references, scenario, details=True)
+        records = actual.pop("details")
         # Same values and the same int-or-float types, as the JSON shows them.
         assert json.dumps(actual, sort_keys=True) == json.dumps(expected, sort_keys=True)
+        # The per-item records tally to the reference's counts, for the scenario's items only.
+        kinds = {"scenario1": "AB", "scenario2": "A", "scenario3": "B"}[scenario]
+        tally = {}
+        for r in records:
+            subtask = "A" if r["kind"] == "key phrase" else "B"
+            assert subtask in kinds
+            if r["outcome"] != "ignored":
+                key = f"{r['outcome']}_{subtask}"
+                tally[key] = tally.get(key, 0) + 1
+        for key, value in expected.items():
+            if key[-2:] in {f"_{k}" for k in kinds}:
+                assert tally.get(key, 0) == value, key
