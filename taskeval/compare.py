@@ -1,0 +1,403 @@
+"""Paired significance tests and confidence intervals for every taskeval metric.
+
+``compare`` scores two or more systems on the same gold with the official metric, then resamples
+the units that metric aggregates over (see ``taskeval.units``): a paired bootstrap gives every
+score a confidence interval and every difference to the first system an interval and a p-value;
+approximate randomization (``method="randomization"``) gives the p-values instead. Each resample
+is scored by the metric core's own aggregation, and the reported scores are ``compute()``'s
+numbers on the original sample. How to read the output: docs/compare.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .api import read_official
+from .registry import metric_module
+from .units import Adapter, RowAdapter, SumAdapter, adapter
+
+StrPath = str | PathLike
+METHODS = ("bootstrap", "randomization")
+DEFAULT_RESAMPLES = 1000
+DEFAULT_SEED = 12345
+DEFAULT_CONFIDENCE = 0.95
+_CELLS = 1 << 22  # resample x unit cells drawn at once: bounds memory on large sets
+_TIE = 1e-12  # differences this close to the observed one count as "as large"
+
+
+def _check_arguments(method: str, resamples: Any, seed: Any, confidence: Any) -> None:
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    if not isinstance(resamples, int) or isinstance(resamples, bool) or resamples < 1:
+        raise ValueError(f"resamples must be a positive int, got {resamples!r}")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+        raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
+    if not isinstance(confidence, float) or not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be a float between 0 and 1, got {confidence!r}")
+
+
+def _check_systems(systems: Sequence[Mapping[str, Any]], names: Sequence[str]) -> None:
+    if not systems:
+        raise ValueError("give at least one system")
+    if len(names) != len(systems):
+        raise ValueError(f"{len(names)} names for {len(systems)} systems")
+    for index, system in enumerate(systems):
+        if not isinstance(system, Mapping) or not {"predictions", "references"} <= set(system):
+            raise ValueError(
+                f"system {index} ({names[index]}): expected compute() inputs, a dict with "
+                f"'predictions' and 'references'"
+            )
+        if index and system["references"] != systems[0]["references"]:
+            raise ValueError(
+                f"system {index} ({names[index]}) is scored against other references than "
+                f"{names[0]}: a paired comparison needs the same gold for every system"
+            )
+
+
+# ---------------------------------------------------------------------------------------------
+# Additive metrics: a resample's statistics are counts-weighted sums of unit rows.
+
+
+def _chunks(total: int, n: int) -> list[int]:
+    size = max(1, _CELLS // max(n, 1))
+    return [min(size, total - start) for start in range(0, total, size)]
+
+
+def _bootstrap_sums(a: SumAdapter, stats: list[np.ndarray], resamples: int, rng) -> list[dict]:
+    n, k = stats[0].shape
+    stacked = np.hstack(stats)
+    parts: list[list[dict]] = [[] for _ in stats]
+    for c in _chunks(resamples, n):
+        # Each row of ``counts`` says how often each unit was drawn in one resample.
+        draws = rng.integers(0, n, size=(c, n))
+        draws += np.arange(c)[:, None] * n
+        counts = np.bincount(draws.ravel(), minlength=c * n).reshape(c, n)
+        sums = counts.astype(np.float64) @ stacked
+        for s, part in enumerate(parts):
+            part.append(a.aggregate(sums[:, s * k : (s + 1) * k], n))
+    return [{key: np.concatenate([p[key] for p in part]) for key in a.keys} for part in parts]
+
+
+def _randomization_sums(
+    a: SumAdapter, stats: list[np.ndarray], resamples: int, rng
+) -> list[dict[str, np.ndarray]]:
+    """Per system after the first: differences to the first under random swaps of units."""
+    n = stats[0].shape[0]
+    base = stats[0].sum(axis=0)
+    out: list[list[dict]] = [[] for _ in stats[1:]]
+    for c in _chunks(resamples, n):
+        swap = rng.integers(0, 2, size=(c, n), dtype=np.int8).astype(np.float64)
+        for s, part in zip(range(1, len(stats)), out):
+            # Swapped units move their statistics from one system to the other.
+            shift = swap @ (stats[s] - stats[0])
+            first = a.aggregate(base + shift, n)
+            other = a.aggregate(stats[s].sum(axis=0) - shift, n)
+            part.append({key: other[key] - first[key] for key in a.keys})
+    return [{key: np.concatenate([p[key] for p in part]) for key in a.keys} for part in out]
+
+
+# ---------------------------------------------------------------------------------------------
+# Metrics scored anew on each resample (tydiqa): units drawn within their stratum.
+
+
+def _stratum_sizes(units: list) -> dict[str, int]:
+    sizes: dict[str, int] = {}
+    for u in units:
+        for stratum, stats in u.unit_stats.items():
+            sizes.setdefault(stratum, len(stats))
+    return sizes
+
+
+def _row_scores(a: RowAdapter, units, strata: list[str], picked: dict[str, list]) -> dict:
+    return a.score({s: picked.get(s, []) if s in units.unit_stats else [] for s in strata})
+
+
+def _bootstrap_rows(
+    a: RowAdapter, systems: Sequence[Mapping], units: list, resamples: int, rng
+) -> list[dict[str, np.ndarray]]:
+    strata = [a.strata(system) for system in systems]
+    sizes = _stratum_sizes(units)
+    values: list[dict[str, list]] = [{key: [] for key in a.keys} for _ in systems]
+    for _ in range(resamples):
+        draws = {s: rng.integers(0, size, size=size).tolist() for s, size in sizes.items()}
+        for u, st, out in zip(units, strata, values):
+            picked = {s: list(map(u.unit_stats[s].__getitem__, draws[s])) for s in u.unit_stats}
+            for key, value in _row_scores(a, u, st, picked).items():
+                out[key].append(value)
+    return [{key: np.array(v, dtype=np.float64) for key, v in out.items()} for out in values]
+
+
+def _randomization_rows(
+    a: RowAdapter, systems: Sequence[Mapping], units: list, resamples: int, rng
+) -> list[dict[str, np.ndarray]]:
+    strata = [a.strata(system) for system in systems]
+    sizes = _stratum_sizes(units)
+    diffs: list[dict[str, list]] = [{key: [] for key in a.keys} for _ in systems[1:]]
+    first = units[0].unit_stats
+    for _ in range(resamples):
+        swaps = {
+            s: rng.integers(0, 2, size=size).astype(bool).tolist() for s, size in sizes.items()
+        }
+        for u, st, out in zip(units[1:], strata[1:], diffs):
+            mine, theirs = {}, {}
+            for s, stats in u.unit_stats.items():
+                if s not in first:  # only this system scores the stratum: nothing to swap
+                    mine[s] = stats
+                    continue
+                pairs = list(zip(first[s], stats, swaps[s]))
+                theirs[s] = [b if swap else f for f, b, swap in pairs]
+                mine[s] = [f if swap else b for f, b, swap in pairs]
+            for s, stats in first.items():
+                theirs.setdefault(s, stats)
+            base = _row_scores(a, units[0], strata[0], theirs)
+            other = _row_scores(a, u, st, mine)
+            for key in a.keys:
+                out[key].append(other[key] - base[key])
+    return [{key: np.array(v, dtype=np.float64) for key, v in out.items()} for out in diffs]
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def _resample(
+    a: Adapter, systems: Sequence[Mapping], method: str, resamples: int, seed: int | None
+) -> tuple[list[dict], list[dict] | None, int]:
+    boot_rng, perm_rng = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
+    if isinstance(a, SumAdapter):
+        stats = [a.units(system).stats for system in systems]
+        n = len(stats[0])
+        if n == 0:
+            raise ValueError(f"there is no {a.unit} to resample")
+        boot = _bootstrap_sums(a, stats, resamples, boot_rng)
+        perm = None
+        if method == "randomization" and len(systems) > 1:
+            perm = _randomization_sums(a, stats, resamples, perm_rng)
+        return boot, perm, n
+    units = [a.units(system) for system in systems]
+    n = sum(_stratum_sizes(units).values())
+    if n == 0:
+        raise ValueError(f"there is no {a.unit} to resample")
+    boot = _bootstrap_rows(a, systems, units, resamples, boot_rng)
+    perm = None
+    if method == "randomization" and len(systems) > 1:
+        perm = _randomization_rows(a, systems, units, resamples, perm_rng)
+    return boot, perm, n
+
+
+def _interval(samples: np.ndarray, confidence: float) -> tuple[float, float]:
+    tail = (1.0 - confidence) / 2.0
+    low, high = np.quantile(samples, [tail, 1.0 - tail])
+    return float(low), float(high)
+
+
+def _p_value(null: np.ndarray, observed: float) -> float:
+    # Two-sided, with the +1 that keeps a Monte Carlo p-value valid (never 0).
+    hits = int(np.count_nonzero(np.abs(null) >= abs(observed) - _TIE))
+    return (hits + 1) / (len(null) + 1)
+
+
+def compare_rows(
+    name: str,
+    systems: Sequence[Mapping[str, Any]],
+    *,
+    names: Sequence[str] | None = None,
+    config_name: str | None = None,
+    method: str = "bootstrap",
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int | None = DEFAULT_SEED,
+    confidence: float = DEFAULT_CONFIDENCE,
+    **options: Any,
+) -> dict[str, Any]:
+    """Compare systems given as ``compute()`` inputs (one dict per system, the same references).
+
+    Returns, for each system, the official scores (``compute()``'s numbers) with a paired
+    bootstrap interval, and for each system after the first the difference to the first with
+    its interval and a p-value (see docs/compare.md). ``config_name`` is the eHealth-KD scenario;
+    ``options`` are the metric's ``compute()`` options.
+    """
+    names = list(names) if names is not None else [f"system {i + 1}" for i in range(len(systems))]
+    _check_arguments(method, resamples, seed, confidence)
+    _check_systems(systems, names)
+    a = adapter(name, config_name, **options)
+    official = [a.official(system) for system in systems]
+    boot, perm, n = _resample(a, systems, method, resamples, seed)
+    result: dict[str, Any] = {
+        "metric": name,
+        **({"config": config_name} if config_name else {}),
+        **({"options": dict(options)} if options else {}),
+        "method": method,
+        "resamples": resamples,
+        "seed": seed,
+        "confidence": confidence,
+        "unit": a.unit,
+        "units": n,
+        "systems": [],
+        "comparisons": [],
+    }
+    for system, scores, samples in zip(names, official, boot):
+        entry = {}
+        for key in a.keys:
+            low, high = _interval(samples[key], confidence)
+            entry[key] = {"score": scores[key], "low": low, "high": high}
+        result["systems"].append({"name": system, "scores": entry, "official": scores})
+    for s in range(1, len(systems)):
+        entry = {}
+        for key in a.keys:
+            observed = float(official[s][key]) - float(official[0][key])
+            diffs = boot[s][key] - boot[0][key]
+            low, high = _interval(diffs, confidence)
+            null = perm[s - 1][key] if perm is not None else diffs - diffs.mean()
+            entry[key] = {
+                "difference": observed,
+                "mean_difference": float(diffs.mean()),
+                "low": low,
+                "high": high,
+                "p_value": _p_value(null, observed),
+            }
+        result["comparisons"].append({"system": names[s], "baseline": names[0], "scores": entry})
+    return result
+
+
+def compare(
+    name: str,
+    *,
+    references: StrPath | None,
+    predictions: Sequence[StrPath],
+    names: Sequence[str] | None = None,
+    scenario: str | None = None,
+    method: str = "bootstrap",
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int | None = DEFAULT_SEED,
+    confidence: float = DEFAULT_CONFIDENCE,
+    **options: Any,
+) -> dict[str, Any]:
+    """``taskeval compare``: official files of several systems against one gold file.
+
+    ``predictions`` lists one prediction file (for ``ehealthkd``: one submission folder) per
+    system; the first is the baseline every other is compared with. For ``ehealthkd`` the
+    result has one entry per scenario (``scenario`` picks one), each computed on that scenario's
+    gold sentences. See ``compare_rows`` for the rest.
+    """
+    if isinstance(predictions, (str, PathLike)):
+        predictions = [predictions]
+    names = list(names) if names is not None else short_names(predictions)
+    settings = dict(method=method, resamples=resamples, seed=seed, confidence=confidence)
+    if name != "ehealthkd":
+        if scenario is not None:
+            raise ValueError(f"{name} has no scenarios (scenario is for ehealthkd)")
+        systems = [read_official(name, references=references, predictions=p) for p in predictions]
+        return compare_rows(name, systems, names=names, **settings, **options)
+    inputs = metric_module(name, "inputs")
+    if references is None:
+        raise ValueError("ehealthkd needs the gold folder as references")
+    scenarios = [scenario] if scenario is not None else list(inputs.SCENARIO_FOLDERS)
+    out = {}
+    for sc in scenarios:
+        if sc not in inputs.SCENARIO_FOLDERS:
+            raise ValueError(f"scenario must be one of {', '.join(inputs.SCENARIO_FOLDERS)}")
+        folder = inputs.SCENARIO_FOLDERS[sc]
+        systems = [
+            read_official(name, references=Path(references) / folder, predictions=Path(p) / folder)
+            for p in predictions
+        ]
+        out[sc] = compare_rows(name, systems, names=names, config_name=sc, **settings, **options)
+    return out
+
+
+def short_names(paths: Sequence[StrPath]) -> list[str]:
+    """The shortest trailing parts of the paths that tell them apart (``a/pred.jsonl``)."""
+    parts = [Path(p).parts for p in paths]
+    for k in range(1, max((len(p) for p in parts), default=1) + 1):
+        names = [str(Path(*p[-k:])) if p else "" for p in parts]
+        if len(set(names)) == len(names):
+            return names
+    return [str(p) for p in paths]
+
+
+def intervals(
+    name: str,
+    inputs: Mapping[str, Any],
+    *,
+    config_name: str | None = None,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int | None = DEFAULT_SEED,
+    confidence: float = DEFAULT_CONFIDENCE,
+    **options: Any,
+) -> dict[str, tuple[float, float]]:
+    """Paired-bootstrap interval of each headline score of one system's ``compute()`` inputs."""
+    result = compare_rows(
+        name,
+        [inputs],
+        config_name=config_name,
+        resamples=resamples,
+        seed=seed,
+        confidence=confidence,
+        **options,
+    )
+    return {k: (v["low"], v["high"]) for k, v in result["systems"][0]["scores"].items()}
+
+
+# ---------------------------------------------------------------------------------------------
+# The human-readable table
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.4f}"
+
+
+def _table(rows: list[list[str]]) -> str:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def format_result(result: Mapping[str, Any]) -> str:
+    """``compare``'s result as the table ``taskeval compare`` prints (several for ehealthkd)."""
+    if "systems" not in result:  # ehealthkd: one result per scenario
+        return "\n\n".join(f"== {sc}\n{format_result(r)}" for sc, r in result.items())
+    percent = f"{result['confidence'] * 100:g}%"
+    test = (
+        "approximate randomization"
+        if result["method"] == "randomization"
+        else "paired bootstrap (centred)"
+    )
+    head = (
+        f"{result['metric']}{' ' + result['config'] if 'config' in result else ''}: "
+        f"{result['units']} {result['unit']}s, {result['resamples']} resamples, seed "
+        f"{result['seed']}; {percent} paired-bootstrap intervals"
+        + (f"; p-values: {test}" if result["comparisons"] else "")
+    )
+    comparisons = [c["scores"] for c in result["comparisons"]]
+    baseline = result["systems"][0]["name"]
+    header = ["score", "system", "value", f"{percent} interval"]
+    if comparisons:
+        header += [f"diff vs {baseline}", f"{percent} interval", "p"]
+    rows = [header]
+    for key in result["systems"][0]["scores"]:
+        for i, system in enumerate(result["systems"]):
+            s = system["scores"][key]
+            row = [
+                key if i == 0 else "",
+                system["name"],
+                f"{float(s['score']):.4f}",
+                f"[{s['low']:.4f}, {s['high']:.4f}]",
+            ]
+            if comparisons:
+                c = comparisons[i - 1][key] if i else None
+                row += (
+                    [
+                        _signed(c["difference"]),
+                        f"[{_signed(c['low'])}, {_signed(c['high'])}]",
+                        f"{c['p_value']:.4f}",
+                    ]
+                    if c
+                    else ["", "", ""]
+                )
+            rows.append(row)
+    return head + "\n\n" + _table(rows)
