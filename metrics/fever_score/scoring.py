@@ -100,8 +100,8 @@ def check_rows(rows: Any, side: str) -> None:
 # Fast paths for rows in the official list form, checked column-wise with C-level map/zip (a
 # per-item Python loop costs more than the official scorer's whole run). They return None for
 # anything else, which the item-by-item path then accepts (records) or reports precisely.
-# (type, length) of every item, then (page type, line type): two C-level passes per list.
-_PAIR_ITEMS, _GOLD_ITEMS = {(list, 2)}, {(list, 4)}
+# Item types, then lengths (len needs a list), then (page type, line type): C-level passes.
+_LIST, _TWO, _FOUR = {list}, {2}, {4}
 _PAIR_TYPES = {(str, int)}
 _GOLD_TYPES = {(p, n) for p in (str, type(None)) for n in (int, type(None))}
 
@@ -114,7 +114,7 @@ def _fast_prediction(row: Any) -> Prediction | None:
         return None
     if not items:
         return (label, [])
-    if set(zip(map(type, items), map(len, items))) != _PAIR_ITEMS:
+    if set(map(type, items)) != _LIST or set(map(len, items)) != _TWO:
         return None
     pages, lines = zip(*items)
     if set(zip(map(type, pages), map(type, lines))) != _PAIR_TYPES:
@@ -135,7 +135,7 @@ def _fast_reference(row: Any) -> Reference | None:
         if not group:
             gold_groups.append([])
             continue
-        if set(zip(map(type, group), map(len, group))) != _GOLD_ITEMS:
+        if set(map(type, group)) != _LIST or set(map(len, group)) != _FOUR:
             return None
         _, _, pages, lines = zip(*group)  # annotation and evidence ids are not scored
         if not set(zip(map(type, pages), map(type, lines))) <= _GOLD_TYPES:
