@@ -171,8 +171,11 @@ def _resample(
     if isinstance(a, SumAdapter):
         stats = [a.units(system).stats for system in systems]
         n = len(stats[0])
-        if n == 0:
-            raise ValueError(f"there is no {a.unit} to resample")
+        if n == 0:  # nothing to resample: every resample is the (empty) sample itself
+            k = stats[0].shape[1]
+            empty = [a.aggregate(np.zeros((resamples, k)), 0) for _ in systems]
+            same = [{key: e[key] - empty[0][key] for key in a.keys} for e in empty[1:]]
+            return empty, same if method == "randomization" else None, 0
         boot = _bootstrap_sums(a, stats, resamples, boot_rng)
         perm = None
         if method == "randomization" and len(systems) > 1:
@@ -180,8 +183,6 @@ def _resample(
         return boot, perm, n
     units = [a.units(system) for system in systems]
     n = sum(_stratum_sizes(units).values())
-    if n == 0:
-        raise ValueError(f"there is no {a.unit} to resample")
     boot = _bootstrap_rows(a, systems, units, resamples, boot_rng)
     perm = None
     if method == "randomization" and len(systems) > 1:
