@@ -480,3 +480,24 @@ def test_gold_errors_come_before_prediction_errors(tmp_path, monkeypatch):
         inputs.score_files(bad, preds)
     preds.write_text("\n".join(json.dumps(_pred(i, span=(0, 4))) for i in range(100)) + "\n")
     assert inputs.score_files(good, preds)["avg_minimal_f1"] == 1.0
+
+
+def test_details_list_each_scored_gold_example_in_gold_order():
+    refs = [
+        {"example_id": 9, "language": "thai", "annotations": [_ann(0, 10, 20)] * 3},
+        {"example_id": 3, "language": "thai", "annotations": [NULL] * 3},
+        {"example_id": 5, "language": "korean", "annotations": [_ann(1)] * 3},  # not scored
+    ]
+    preds = [_pred(9, "thai", span=(12, 20), score=0.5), {"example_id": None}, {"example_id": None}]
+    plain = scoring.tydiqa_score(preds, refs)
+    result = taskeval.load("tydiqa").compute(predictions=preds, references=refs, details=True)
+    details = result.pop("details")
+    assert result == plain
+    assert [d["example_id"] for d in details] == [9, 3]
+    assert details[0] == {
+        "example_id": 9, "language": "thai", "predicted": True,
+        "passage_gold": True, "passage_predicted": True, "passage_correct": True,
+        "passage_score": 0.5, "minimal_gold": True, "minimal_predicted": True,
+        "minimal_f1": 2 * 0.8 / 1.8, "minimal_score": 0.5,
+    }  # fmt: skip
+    assert details[1]["predicted"] is False and details[1]["passage_score"] is None

@@ -475,8 +475,13 @@ def score(
     references: Sequence[Reference | None],
     passage_non_null_threshold: int = DEFAULT_THRESHOLD,
     minimal_non_null_threshold: int = DEFAULT_THRESHOLD,
+    details: bool = False,
 ) -> dict[str, Any]:
-    """The official macro and per-language numbers from normalized rows (see ``normalize_*``)."""
+    """The official macro and per-language numbers from normalized rows (see ``normalize_*``).
+
+    With ``details``, ``result["details"]`` also lists, in gold order, each gold example of a
+    scored language: its gold and prediction per task, the credit and the score.
+    """
     check_threshold("passage_non_null_threshold", passage_non_null_threshold)
     check_threshold("minimal_non_null_threshold", minimal_non_null_threshold)
     # id -> row position; a later duplicate replaces the value but keeps the first position.
@@ -497,6 +502,7 @@ def score(
 
     per_language: dict[str, dict[str, Any]] = {}
     macro: list[list[float]] = [[] for _ in AVG_KEYS]
+    records: list[tuple[int, dict[str, Any]]] = []
     for language in LANGUAGES:
         if language not in pred_by_language:
             continue
@@ -516,6 +522,10 @@ def score(
             if position is None:
                 passage_stats.append((passage_gold, not passage_gold, 0, 0))
                 minimal_stats.append((minimal_gold, not minimal_gold, 0, 0))
+                if details:
+                    records.append(
+                        (ref_position, _detail(example_id, language, passage_gold, minimal_gold))
+                    )
                 continue
             pred = predictions[position]
             passage_has = pred[2] >= 0
@@ -540,6 +550,18 @@ def score(
                         f"fails an assertion"
                     ) from None
             minimal_stats.append((minimal_gold, minimal_has, credit, pred[6]))
+            if details:
+                record = _detail(example_id, language, passage_gold, minimal_gold)
+                record.update(
+                    predicted=True,
+                    passage_predicted=passage_has,
+                    passage_correct=bool(correct),
+                    passage_score=pred[3],
+                    minimal_predicted=minimal_has,
+                    minimal_f1=credit,
+                    minimal_score=pred[6],
+                )
+                records.append((ref_position, record))
         values = _task_values(passage_stats) + _task_values(minimal_stats)
         per_language[language] = dict(zip(PER_LANGUAGE_KEYS, values))
         if language != EXCLUDED_FROM_MACRO:
@@ -550,7 +572,30 @@ def score(
                 slot.append(value)
     result: dict[str, Any] = {key: _mean(values) for key, values in zip(AVG_KEYS, macro)}
     result["per_language"] = per_language
+    if details:
+        result["details"] = [record for _, record in sorted(records, key=_by_position)]
     return result
+
+
+def _by_position(item: tuple) -> int:
+    return item[0]
+
+
+def _detail(example_id: int, language: str, passage_gold: bool, minimal_gold: bool) -> dict:
+    """A gold example's details, as for a missing prediction (updated when there is one)."""
+    return {
+        "example_id": example_id,
+        "language": language,
+        "predicted": False,
+        "passage_gold": passage_gold,
+        "passage_predicted": False,
+        "passage_correct": False,
+        "passage_score": None,
+        "minimal_gold": minimal_gold,
+        "minimal_predicted": False,
+        "minimal_f1": 0.0,
+        "minimal_score": None,
+    }
 
 
 def tydiqa_score(
@@ -558,8 +603,9 @@ def tydiqa_score(
     references: Sequence[Any],
     passage_non_null_threshold: int = DEFAULT_THRESHOLD,
     minimal_non_null_threshold: int = DEFAULT_THRESHOLD,
+    details: bool = False,
 ) -> dict[str, Any]:
-    """Check the rows and score them exactly as ``tydi_eval.py`` does."""
+    """Check the rows and score them exactly as ``tydi_eval.py`` does (see ``score``)."""
     check_threshold("passage_non_null_threshold", passage_non_null_threshold)
     check_threshold("minimal_non_null_threshold", minimal_non_null_threshold)
     check_rows(predictions, "predictions")
@@ -570,4 +616,5 @@ def tydiqa_score(
         normalize_references(references),
         passage_non_null_threshold,
         minimal_non_null_threshold,
+        details,
     )

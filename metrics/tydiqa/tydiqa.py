@@ -64,6 +64,10 @@ Args:
     passage_non_null_threshold (int, default 2): annotator votes for a non-null passage gold.
     minimal_non_null_threshold (int, default 2): annotator votes (span or yes/no) for a non-null
         minimal gold.
+    details (bool, default False): also return `details`, one record per gold example of a
+        scored language, in gold order: `example_id`, `language`, `predicted`, and per task
+        (`passage_`, `minimal_`) `gold`, `predicted`, `score` (None without a prediction), plus
+        `passage_correct` and `minimal_f1` (the credit before any threshold).
 Returns:
     avg_passage_f1, avg_passage_recall, avg_passage_precision: means over the languages with
         predictions, English excluded, of the per-language best-threshold passage F1, R and P;
@@ -177,9 +181,16 @@ class Tydiqa(evaluate.Metric):
         references,
         passage_non_null_threshold=DEFAULT_THRESHOLD,
         minimal_non_null_threshold=DEFAULT_THRESHOLD,
+        details=False,
     ):
         check_threshold("passage_non_null_threshold", passage_non_null_threshold)
         check_threshold("minimal_non_null_threshold", minimal_non_null_threshold)
+        if not isinstance(details, bool):
+            raise ValueError(f"details must be True or False, got {details!r}")
         return tydiqa_score(
-            predictions, references, passage_non_null_threshold, minimal_non_null_threshold
+            predictions,
+            references,
+            passage_non_null_threshold,
+            minimal_non_null_threshold,
+            details,
         )
