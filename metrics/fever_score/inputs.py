@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from os import PathLike
 from typing import Any
 
-from .scoring import DEFAULT_MAX_EVIDENCE, fever_score
+from .scoring import DEFAULT_MAX_EVIDENCE, fever_score, gc_paused
 
 try:  # the same JSON, parsed several times faster, when orjson is installed (taskeval requires it)
     from orjson import JSONDecodeError
@@ -31,7 +31,7 @@ OPTIONS = {"max_evidence": _int_or_none}
 def read_jsonl(path: str | PathLike) -> list[Any]:
     """One JSON value per line, as the official scorer reads its files (a blank line is an error)."""
     rows = []
-    with open(path, "rb") as f:
+    with gc_paused(), open(path, "rb") as f:
         for number, line in enumerate(f, 1):
             try:
                 rows.append(_loads(line))
@@ -54,37 +54,51 @@ def read_official(
     """
     preds = read_jsonl(predictions)
     actual = read_jsonl(references) if references is not None else None
+    with gc_paused():
+        return _pair(preds, actual, references, predictions)
+
+
+def _pair(
+    preds: list, actual: list | None, references: Any, predictions: Any
+) -> dict[str, list[dict]]:
     out_preds, out_refs = [], []
     for index, row in enumerate(preds):
-        where = f"{predictions}, line {index + 1}"
-        if not isinstance(row, dict):
-            raise ValueError(f"{where}: expected a JSON object, got {row!r}")
+        if type(row) is not dict:
+            raise ValueError(
+                f"{predictions}, line {index + 1}: expected a JSON object, got {row!r}"
+            )
         out_preds.append({k: row[k] for k in _PREDICTION_FIELDS if k in row})
-        if "label" in row and "evidence" in row:
-            gold = row
-        else:
-            if actual is None:
-                raise ValueError(
-                    f"{where}: no gold 'label' and 'evidence' in the prediction, and no "
-                    f"references file was given"
-                )
-            if len(actual) != len(preds):
-                raise ValueError(
-                    f"{references} has {len(actual)} lines but {predictions} has {len(preds)}: "
-                    f"gold lines are paired with prediction lines by position"
-                )
-            gold = actual[index]
-            gold_where = f"{references}, line {index + 1}"
-            if not isinstance(gold, dict):
-                raise ValueError(f"{gold_where}: expected a JSON object, got {gold!r}")
-            for field in ("label", "evidence"):
-                if field not in gold:
-                    raise ValueError(f"{gold_where}: missing gold field {field!r}")
+        gold = (
+            row
+            if "label" in row and "evidence" in row
+            else _gold(actual, index, preds, references, predictions)
+        )
         ref = {"label": gold["label"], "evidence": gold["evidence"]}
         if "id" in gold or "id" in row:
             ref = {"id": gold.get("id", row.get("id")), **ref}
         out_refs.append(ref)
     return {"predictions": out_preds, "references": out_refs}
+
+
+def _gold(actual: list | None, index: int, preds: list, references: Any, predictions: Any) -> dict:
+    """The gold line for a prediction line that lacks its own gold fields."""
+    if actual is None:
+        raise ValueError(
+            f"{predictions}, line {index + 1}: no gold 'label' and 'evidence' in the prediction, "
+            f"and no references file was given"
+        )
+    if len(actual) != len(preds):
+        raise ValueError(
+            f"{references} has {len(actual)} lines but {predictions} has {len(preds)}: "
+            f"gold lines are paired with prediction lines by position"
+        )
+    gold = actual[index]
+    if type(gold) is not dict:
+        raise ValueError(f"{references}, line {index + 1}: expected a JSON object, got {gold!r}")
+    for field in ("label", "evidence"):
+        if field not in gold:
+            raise ValueError(f"{references}, line {index + 1}: missing gold field {field!r}")
+    return gold
 
 
 def score_files(
