@@ -10,7 +10,11 @@ numbers on the original sample. How to read the output: docs/compare.md.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import threading
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -39,6 +43,14 @@ def _check_arguments(method: str, resamples: Any, seed: Any, confidence: Any) ->
         raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
     if not isinstance(confidence, float) or not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be a float between 0 and 1, got {confidence!r}")
+
+
+def _workers(workers: int | None) -> int:
+    if workers is None:
+        return max(1, min(os.cpu_count() or 1, 8))
+    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
+        raise ValueError(f"workers must be a positive int or None, got {workers!r}")
+    return workers
 
 
 def _check_systems(systems: Sequence[Mapping[str, Any]], names: Sequence[str]) -> None:
@@ -108,64 +120,98 @@ def _randomization_sums(
 def _stratum_sizes(units: list) -> dict[str, int]:
     sizes: dict[str, int] = {}
     for u in units:
-        for stratum, stats in u.unit_stats.items():
-            sizes.setdefault(stratum, len(stats))
+        for stratum, parts in u.parts.items():
+            sizes.setdefault(stratum, len(parts[0]))
     return sizes
 
 
-def _row_scores(a: RowAdapter, units, strata: list[str], picked: dict[str, list]) -> dict:
-    return a.score({s: picked.get(s, []) if s in units.unit_stats else [] for s in strata})
+def _empty(units) -> dict[str, tuple[list, ...]]:
+    # A stratum scored with no unit of this system (a language only predicted).
+    width = len(next(iter(units.parts.values()), ((), ())))
+    return {s: ([],) * width for s in units.strata if s not in units.parts}
 
 
-def _bootstrap_rows(
-    a: RowAdapter, systems: Sequence[Mapping], units: list, resamples: int, rng
-) -> list[dict[str, np.ndarray]]:
-    strata = [a.strata(system) for system in systems]
-    sizes = _stratum_sizes(units)
-    values: list[dict[str, list]] = [{key: [] for key in a.keys} for _ in systems]
-    for _ in range(resamples):
-        draws = {s: rng.integers(0, size, size=size).tolist() for s, size in sizes.items()}
-        for u, st, out in zip(units, strata, values):
-            picked = {s: list(map(u.unit_stats[s].__getitem__, draws[s])) for s in u.unit_stats}
-            for key, value in _row_scores(a, u, st, picked).items():
+def _bootstrap_rows(a: RowAdapter, units: list, draws: dict, start: int, stop: int) -> list:
+    values: list[dict[str, list]] = [{key: [] for key in a.keys} for _ in units]
+    for b in range(start, stop):
+        for u, out in zip(units, values):
+            picked = _empty(u)
+            for s, parts in u.parts.items():
+                picked[s] = tuple(p[draws[s][b]].tolist() for p in parts)
+            scores = a.score({s: picked[s] for s in u.strata})
+            for key, value in scores.items():
                 out[key].append(value)
-    return [{key: np.array(v, dtype=np.float64) for key, v in out.items()} for out in values]
+    return values
 
 
-def _randomization_rows(
-    a: RowAdapter, systems: Sequence[Mapping], units: list, resamples: int, rng
-) -> list[dict[str, np.ndarray]]:
-    strata = [a.strata(system) for system in systems]
-    sizes = _stratum_sizes(units)
-    diffs: list[dict[str, list]] = [{key: [] for key in a.keys} for _ in systems[1:]]
-    first = units[0].unit_stats
-    for _ in range(resamples):
-        swaps = {
-            s: rng.integers(0, 2, size=size).astype(bool).tolist() for s, size in sizes.items()
-        }
-        for u, st, out in zip(units[1:], strata[1:], diffs):
-            mine, theirs = {}, {}
-            for s, stats in u.unit_stats.items():
-                if s not in first:  # only this system scores the stratum: nothing to swap
-                    mine[s] = stats
+def _randomization_rows(a: RowAdapter, units: list, swaps: dict, start: int, stop: int) -> list:
+    diffs: list[dict[str, list]] = [{key: [] for key in a.keys} for _ in units[1:]]
+    first = units[0]
+    for b in range(start, stop):
+        for u, out in zip(units[1:], diffs):
+            mine, theirs = _empty(u), _empty(first)
+            for s in {*u.parts, *first.parts}:
+                if s not in u.parts or s not in first.parts:  # one system only: nothing to swap
+                    for side, system in ((mine, u), (theirs, first)):
+                        if s in system.parts:
+                            side[s] = tuple(p.tolist() for p in system.parts[s])
                     continue
-                pairs = list(zip(first[s], stats, swaps[s]))
-                theirs[s] = [b if swap else f for f, b, swap in pairs]
-                mine[s] = [f if swap else b for f, b, swap in pairs]
-            for s, stats in first.items():
-                theirs.setdefault(s, stats)
-            base = _row_scores(a, units[0], strata[0], theirs)
-            other = _row_scores(a, u, st, mine)
+                pairs = list(zip(first.parts[s], u.parts[s]))
+                theirs[s] = tuple(np.where(swaps[s][b], b_, f).tolist() for f, b_ in pairs)
+                mine[s] = tuple(np.where(swaps[s][b], f, b_).tolist() for f, b_ in pairs)
+            base = a.score({s: theirs[s] for s in first.strata})
+            other = a.score({s: mine[s] for s in u.strata})
             for key in a.keys:
                 out[key].append(other[key] - base[key])
-    return [{key: np.array(v, dtype=np.float64) for key, v in out.items()} for out in diffs]
+    return diffs
+
+
+# What the worker processes read: set before they are forked, so nothing is pickled.
+_SHARED: tuple | None = None
+
+
+def _rows_part(start: int, stop: int) -> list:
+    run, a, units, randomness = _SHARED
+    return run(a, units, randomness, start, stop)
+
+
+def _rows(run, a: RowAdapter, units: list, randomness: dict, resamples: int, workers: int) -> list:
+    """``run`` over all resamples, split among ``workers`` forked processes when possible.
+
+    The random draws are made beforehand, so the result does not depend on ``workers``.
+    """
+    global _SHARED
+    _SHARED = (run, a, units, randomness)
+    try:
+        fork = "fork" in multiprocessing.get_all_start_methods()
+        # Forking a process that runs threads (a web server, say) is unsafe: stay serial there.
+        if workers > 1 and resamples >= 2 * workers and fork and threading.active_count() == 1:
+            bounds = np.linspace(0, resamples, workers + 1).astype(int).tolist()
+            context = multiprocessing.get_context("fork")
+            with ProcessPoolExecutor(workers, mp_context=context) as pool:
+                parts = list(pool.map(_rows_part, bounds[:-1], bounds[1:]))
+        else:
+            parts = [_rows_part(0, resamples)]
+    finally:
+        _SHARED = None
+    merged = parts[0]
+    for part in parts[1:]:
+        for into, more in zip(merged, part):
+            for key, values in more.items():
+                into[key].extend(values)
+    return [{key: np.array(v, dtype=np.float64) for key, v in out.items()} for out in merged]
 
 
 # ---------------------------------------------------------------------------------------------
 
 
 def _resample(
-    a: Adapter, systems: Sequence[Mapping], method: str, resamples: int, seed: int | None
+    a: Adapter,
+    systems: Sequence[Mapping],
+    method: str,
+    resamples: int,
+    seed: int | None,
+    workers: int,
 ) -> tuple[list[dict], list[dict] | None, int]:
     boot_rng, perm_rng = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
     if isinstance(a, SumAdapter):
@@ -182,12 +228,17 @@ def _resample(
             perm = _randomization_sums(a, stats, resamples, perm_rng)
         return boot, perm, n
     units = [a.units(system) for system in systems]
-    n = sum(_stratum_sizes(units).values())
-    boot = _bootstrap_rows(a, systems, units, resamples, boot_rng)
+    sizes = _stratum_sizes(units)
+    # Resamples are drawn within each stratum (for TyDi QA: each language).
+    draws = {s: boot_rng.integers(0, size, size=(resamples, size)) for s, size in sizes.items()}
+    boot = _rows(_bootstrap_rows, a, units, draws, resamples, workers)
     perm = None
     if method == "randomization" and len(systems) > 1:
-        perm = _randomization_rows(a, systems, units, resamples, perm_rng)
-    return boot, perm, n
+        swaps = {
+            s: perm_rng.integers(0, 2, size=(resamples, size)) > 0 for s, size in sizes.items()
+        }
+        perm = _rows(_randomization_rows, a, units, swaps, resamples, workers)
+    return boot, perm, sum(sizes.values())
 
 
 def _interval(samples: np.ndarray, confidence: float) -> tuple[float, float]:
@@ -212,6 +263,7 @@ def compare_rows(
     resamples: int = DEFAULT_RESAMPLES,
     seed: int | None = DEFAULT_SEED,
     confidence: float = DEFAULT_CONFIDENCE,
+    workers: int | None = None,
     **options: Any,
 ) -> dict[str, Any]:
     """Compare systems given as ``compute()`` inputs (one dict per system, the same references).
@@ -219,14 +271,17 @@ def compare_rows(
     Returns, for each system, the official scores (``compute()``'s numbers) with a paired
     bootstrap interval, and for each system after the first the difference to the first with
     its interval and a p-value (see docs/compare.md). ``config_name`` is the eHealth-KD scenario;
-    ``options`` are the metric's ``compute()`` options.
+    ``options`` are the metric's ``compute()`` options. ``workers``: processes that score the
+    resamples of a metric scored resample by resample (TyDi QA), default the number of CPUs (at
+    most 8); results do not depend on it.
     """
     names = list(names) if names is not None else [f"system {i + 1}" for i in range(len(systems))]
     _check_arguments(method, resamples, seed, confidence)
+    workers = _workers(workers)
     _check_systems(systems, names)
     a = adapter(name, config_name, **options)
     official = [a.official(system) for system in systems]
-    boot, perm, n = _resample(a, systems, method, resamples, seed)
+    boot, perm, n = _resample(a, systems, method, resamples, seed, workers)
     result: dict[str, Any] = {
         "metric": name,
         **({"config": config_name} if config_name else {}),
@@ -275,6 +330,7 @@ def compare(
     resamples: int = DEFAULT_RESAMPLES,
     seed: int | None = DEFAULT_SEED,
     confidence: float = DEFAULT_CONFIDENCE,
+    workers: int | None = None,
     **options: Any,
 ) -> dict[str, Any]:
     """``taskeval compare``: official files of several systems against one gold file.
@@ -287,7 +343,9 @@ def compare(
     if isinstance(predictions, (str, PathLike)):
         predictions = [predictions]
     names = list(names) if names is not None else short_names(predictions)
-    settings = dict(method=method, resamples=resamples, seed=seed, confidence=confidence)
+    settings = dict(
+        method=method, resamples=resamples, seed=seed, confidence=confidence, workers=workers
+    )
     if name != "ehealthkd":
         if scenario is not None:
             raise ValueError(f"{name} has no scenarios (scenario is for ehealthkd)")
@@ -328,6 +386,7 @@ def intervals(
     resamples: int = DEFAULT_RESAMPLES,
     seed: int | None = DEFAULT_SEED,
     confidence: float = DEFAULT_CONFIDENCE,
+    workers: int | None = None,
     **options: Any,
 ) -> dict[str, tuple[float, float]]:
     """Paired-bootstrap interval of each headline score of one system's ``compute()`` inputs."""
@@ -338,6 +397,7 @@ def intervals(
         resamples=resamples,
         seed=seed,
         confidence=confidence,
+        workers=workers,
         **options,
     )
     return {k: (v["low"], v["high"]) for k, v in result["systems"][0]["scores"].items()}

@@ -53,24 +53,35 @@ class SumAdapter:
 
 @dataclass
 class StratifiedUnits:
-    """One system's units in strata; ``unit_stats[stratum][i]`` is that unit's statistics."""
+    """One system's units in strata.
 
-    unit_stats: dict[str, list[Any]]
+    ``parts[stratum]`` holds one object array per part of a unit's statistics (for TyDi QA:
+    the passage and the minimal-answer tuple), indexed by unit; resampling indexes them all
+    with the same draw.
+    """
+
+    parts: dict[str, tuple[np.ndarray, ...]]
     identity: dict[str, list[int]]  # the official visiting order of the original sample
+    strata: list[str]  # scored even with no unit (a language present only through predictions)
 
 
 @dataclass
 class RowAdapter:
-    """A metric scored anew on every resample from a list of unit statistics per stratum."""
+    """A metric scored anew on every resample from its units' statistics, per stratum."""
 
     unit: str
     keys: tuple[str, ...]
     official: Callable[[Inputs], dict[str, Any]]
     units: Callable[[Inputs], StratifiedUnits]
-    # stats per stratum (in visiting order) → one float per key
-    score: Callable[[dict[str, list[Any]]], dict[str, float]]
-    # strata always scored, even with no unit (a language present only through predictions)
-    strata: Callable[[Inputs], list[str]]
+    # the parts per scored stratum, in visiting order → one float per key
+    score: Callable[[dict[str, tuple[list, ...]]], dict[str, float]]
+
+
+def objects(items: list) -> np.ndarray:
+    """A 1-d object array of ``items`` (tuples stay whole)."""
+    out = np.empty(len(items), dtype=object)
+    out[:] = items
+    return out
 
 
 Adapter = SumAdapter | RowAdapter
@@ -222,33 +233,44 @@ def _tydiqa(options: Mapping[str, Any]) -> RowAdapter:
     core.check_threshold("passage_non_null_threshold", passage)
     core.check_threshold("minimal_non_null_threshold", minimal)
 
+    normalized: dict[tuple[int, int], tuple[list, list]] = {}
+
+    def normalize(inputs: Inputs) -> tuple[list, list]:
+        # Checked once per system for both the official score and the units (this adapter
+        # lives for one comparison, while its inputs are alive).
+        key = (id(inputs["predictions"]), id(inputs["references"]))
+        if key not in normalized:
+            core.check_rows(inputs["predictions"], "predictions")
+            core.check_rows(inputs["references"], "references")
+            core.check_lengths(len(inputs["predictions"]), len(inputs["references"]))
+            normalized[key] = (
+                core.normalize_predictions(inputs["predictions"]),
+                core.normalize_references(inputs["references"]),
+            )
+        return normalized[key]
+
     def official(inputs: Inputs) -> dict[str, Any]:
-        return core.tydiqa_score(inputs["predictions"], inputs["references"], passage, minimal)
+        # What tydiqa_score (compute()) does: check, normalize, score.
+        return core.score(*normalize(inputs), passage, minimal)
 
     def compact(inputs: Inputs) -> tuple[dict[int, Any], dict[int, Any]]:
-        preds = core.normalize_predictions(inputs["predictions"])
-        refs = core.normalize_references(inputs["references"])
-        core.check_lengths(len(preds), len(refs))
+        preds, refs = normalize(inputs)
         # As the core pairs rows: by example_id, a later duplicate replacing the earlier.
         gold = {r[0]: r for r in refs if r is not None}
         latest = {p[0]: p for p in preds if p is not None}
         return gold, latest
 
-    def strata(inputs: Inputs) -> list[str]:
-        _, latest = compact(inputs)
-        present = {p[1] for p in latest.values()}
-        return [language for language in core.LANGUAGES if language in present]
-
     def units(inputs: Inputs) -> StratifiedUnits:
         gold, latest = compact(inputs)
-        scored = set(strata(inputs))
+        present = {p[1] for p in latest.values()}
+        strata = [language for language in core.LANGUAGES if language in present]
         unused = max([0, *gold, *latest]) + 1  # an id no row has: a prediction that matches none
-        unit_stats: dict[str, list] = {language: [] for language in core.LANGUAGES}
-        ids: dict[str, list[int]] = {language: [] for language in core.LANGUAGES}
+        unit_stats: dict[str, list] = {language: [] for language in strata}
+        ids: dict[str, list[int]] = {language: [] for language in strata}
         with _sweeps(core) as calls:
             for example_id, ref in gold.items():
                 language = ref[1]
-                if language not in scored:
+                if language not in unit_stats:
                     continue  # never scored: the official script skips the language
                 pred = latest.get(example_id)
                 # The example alone, plus a prediction matching nothing that keeps its language
@@ -260,28 +282,29 @@ def _tydiqa(options: Mapping[str, Any]) -> RowAdapter:
                 passage_stats, minimal_stats = (c for c in calls if c)
                 unit_stats[language].append((passage_stats[0], minimal_stats[0]))
                 ids[language].append(example_id)
-        # The core visits a language's examples in the order of a set of their ids.
-        identity = {}
-        for language, language_ids in ids.items():
-            where = {example_id: i for i, example_id in enumerate(language_ids)}
-            identity[language] = [where[example_id] for example_id in set(language_ids)]
-        return StratifiedUnits(
-            {k: v for k, v in unit_stats.items() if v}, {k: v for k, v in identity.items() if v}
-        )
+        parts, identity = {}, {}
+        for language, stats in unit_stats.items():
+            if not stats:
+                continue
+            parts[language] = (objects([u[0] for u in stats]), objects([u[1] for u in stats]))
+            # The core visits a language's examples in the order of a set of their ids.
+            where = {example_id: i for i, example_id in enumerate(ids[language])}
+            identity[language] = [where[example_id] for example_id in set(ids[language])]
+        return StratifiedUnits(parts, identity, strata)
 
-    return RowAdapter("example", core.AVG_KEYS, official, units, _tydiqa_score(core), strata)
+    return RowAdapter("example", core.AVG_KEYS, official, units, _tydiqa_score(core))
 
 
-def _tydiqa_score(core: Any) -> Callable[[dict[str, list[Any]]], dict[str, float]]:
-    def score(stats: dict[str, list[Any]]) -> dict[str, float]:
+def _tydiqa_score(core: Any) -> Callable[[dict[str, tuple[list, ...]]], dict[str, float]]:
+    def score(stats: dict[str, tuple[list, ...]]) -> dict[str, float]:
         # Per language, the core's sweep on both tasks; then the macro means over languages
         # (English excluded), added left to right from 0 as the official script does.
         macro: list[list[float]] = [[] for _ in core.AVG_KEYS]
-        for language, units in stats.items():
+        for language, (passage_stats, minimal_stats) in stats.items():
             if language == core.EXCLUDED_FROM_MACRO:
                 continue
-            p_best, _ = core.best_threshold([u[0] for u in units])
-            m_best, _ = core.best_threshold([u[1] for u in units])
+            p_best, _ = core.best_threshold(passage_stats)
+            m_best, _ = core.best_threshold(minimal_stats)
             values = (p_best[0], p_best[2], p_best[1], m_best[0], m_best[2], m_best[1])
             for slot, value in zip(macro, values):
                 slot.append(value)
@@ -333,6 +356,10 @@ def identity_scores(
         sums = np.cumsum(stats, axis=0)[-1:] if len(stats) else np.zeros((1, stats.shape[1]))
         return {k: v[0].item() for k, v in a.aggregate(sums, len(stats)).items()}
     units = a.units(inputs)
-    ordered = {s: [units.unit_stats[s][i] for i in units.identity[s]] for s in units.unit_stats}
-    stats = {s: ordered.get(s, []) for s in a.strata(inputs)}
+    stats = {
+        s: tuple(part[units.identity[s]].tolist() for part in units.parts[s])
+        if s in units.parts
+        else ([], [])
+        for s in units.strata
+    }
     return a.score(stats)

@@ -1,0 +1,178 @@
+"""Benchmark ``taskeval.compare``: 1,000 paired resamples of two systems, per metric.
+
+    python bench/bench_compare.py [--repeat 3] [--resamples 1000] [--workers 1]
+
+Targets (bench/compare.md): 20,000 FEVER claims under 5 s, the SciFact dev set under 1 s, a
+TyDi QA dev-size set (18,670 examples in 11 languages) under 60 s. Each timing is a whole
+``compare_rows`` call on ``compute()`` inputs already in memory: both systems' official scores,
+their per-unit statistics, and the resamples. FEVER and TyDi QA inputs are generated (seeded);
+SciFact and eHealth-KD use the parity corpus' real prediction sets when it is beside the
+checkout. Wall time and the process's CPU time are both recorded: the CPU time is what a
+loaded machine does not inflate (with ``--workers 1``, all the work is in this process).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+import warnings
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import taskeval
+from bench.common import machine, table
+from taskeval.compare import compare_rows
+
+PARITY = Path(__file__).resolve().parents[2] / "shared" / "parity"
+LABELS = ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
+# TyDi QA dev: examples per language
+TYDI_DEV = {
+    "arabic": 1380, "bengali": 328, "english": 1031, "finnish": 2082, "indonesian": 1805,
+    "japanese": 1709, "korean": 1698, "russian": 1625, "swahili": 2288, "telugu": 2479,
+    "thai": 2245,
+}  # fmt: skip
+
+
+def fever_inputs(n: int, seed: int = 1) -> list[dict]:
+    rng = random.Random(seed)
+    refs, systems = [], [[], []]
+    for _ in range(n):
+        label = rng.choice(LABELS)
+        groups = [] if label == LABELS[2] else [[[None, None, f"p{rng.randint(0, 99)}", rng.randint(0, 9)]]
+                                                  for _ in range(rng.randint(1, 3))]  # fmt: skip
+        refs.append({"label": label, "evidence": groups})
+        for skill, rows in zip((0.6, 0.65), systems):
+            guess = label if rng.random() < skill else rng.choice(LABELS)
+            evidence = [
+                [f"p{rng.randint(0, 99)}", rng.randint(0, 9)] for _ in range(rng.randint(0, 7))
+            ]
+            if groups and rng.random() < skill:
+                evidence[:0] = [item[2:] for item in rng.choice(groups)]
+            rows.append({"predicted_label": guess, "predicted_evidence": evidence})
+    return [{"predictions": rows, "references": refs} for rows in systems]
+
+
+def tydiqa_inputs(seed: int = 1) -> list[dict]:
+    rng = random.Random(seed)
+    refs, systems = [], [[], []]
+    example_id = 10**18
+    for language, count in TYDI_DEV.items():
+        for _ in range(count):
+            example_id += rng.randint(1, 10**9)
+            annotations = []
+            for _ in range(3):
+                if rng.random() < 0.4:
+                    annotations.append({"candidate_index": -1, "start_byte": -1, "end_byte": -1,
+                                        "yes_no_answer": "NONE"})  # fmt: skip
+                else:
+                    start = rng.randint(0, 5000)
+                    annotations.append({"candidate_index": rng.randint(0, 3), "start_byte": start,
+                                        "end_byte": start + rng.randint(1, 40),
+                                        "yes_no_answer": "NONE"})  # fmt: skip
+            refs.append(
+                {"example_id": example_id, "language": language, "annotations": annotations}
+            )
+            for skill, rows in zip((0.5, 0.55), systems):
+                gold = rng.choice(annotations)
+                right = rng.random() < skill and gold["candidate_index"] >= 0
+                start = gold["start_byte"] if right else rng.randint(0, 5000)
+                rows.append({
+                    "example_id": example_id, "language": language,
+                    "passage_answer_index": gold["candidate_index"] if right else rng.randint(-1, 3),
+                    "passage_answer_score": round(rng.random() * 10 + right, 2),
+                    "minimal_answer": {"start_byte_offset": start,
+                                       "end_byte_offset": start + rng.randint(1, 40)},
+                    "minimal_answer_score": round(rng.random() * 10 + right, 2),
+                    "yes_no_answer": "NONE",
+                })  # fmt: skip
+    return [{"predictions": rows, "references": refs} for rows in systems]
+
+
+def parity_systems(name: str) -> list[dict] | None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if name == "scifact":
+            cases = PARITY / "scifact" / "cases"
+            if not cases.is_dir():
+                return None
+            return [
+                taskeval.read_official(
+                    "scifact_abstract",
+                    references=cases / "dev_oracle" / "gold.jsonl",
+                    predictions=cases / f"dev_multivers_{c}_ckpt" / "predictions.jsonl",
+                )
+                for c in ("scifact", "healthver")
+            ]
+        real = PARITY / "ehealthkd" / "real"
+        if not real.is_dir():
+            return None
+        return [
+            taskeval.read_official(
+                "ehealthkd",
+                references=real / "gold" / "scenario1-main",
+                predictions=real / "cases" / run / "submission" / "scenario1-main",
+            )
+            for run in ("abravo__576683", "talp__576639")
+        ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--resamples", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=1, help="processes for TyDi QA")
+    args = parser.parse_args()
+    jobs = [
+        ("fever_score", "20,000 claims (generated)", None, fever_inputs(20_000), 5.0),
+        ("scifact_abstract", "SciFact dev, 300 claims (MultiVerS runs)", None,
+         parity_systems("scifact"), 1.0),
+        ("scifact_sentence", "SciFact dev, 300 claims (MultiVerS runs)", None,
+         parity_systems("scifact"), 1.0),
+        ("ehealthkd", "2019 test, 100 sentences (two real runs)", "scenario1",
+         parity_systems("ehealthkd"), None),
+        ("tydiqa", "18,670 examples, 11 languages (generated)", None, tydiqa_inputs(), 60.0),
+    ]  # fmt: skip
+    rows = []
+    for name, data, config, systems, target in jobs:
+        if systems is None:
+            print(f"{name}: skipped (the parity corpus is absent)", file=sys.stderr)
+            continue
+        for method in ("bootstrap", "randomization"):
+            walls, cpus = [], []
+            for _ in range(args.repeat):
+                wall, cpu = time.perf_counter(), time.process_time()
+                result = compare_rows(
+                    name,
+                    systems,
+                    config_name=config,
+                    method=method,
+                    resamples=args.resamples,
+                    workers=args.workers,
+                )
+                walls.append(time.perf_counter() - wall)
+                cpus.append(time.process_time() - cpu)
+            wall, cpu = statistics.median(walls), statistics.median(cpus)
+            key = next(iter(result["comparisons"][0]["scores"]))
+            p = result["comparisons"][0]["scores"][key]["p_value"]
+            line = {"metric": name, "data": data, "method": method, "wall_s": round(wall, 3),
+                    "cpu_s": round(cpu, 3), "target_s": target, f"p({key})": p}  # fmt: skip
+            print(json.dumps(line), flush=True)
+            rows.append([name, data, method, f"{wall:.2f}", f"{cpu:.2f}",
+                         f"< {target:g}" if target and method == "bootstrap" else "",
+                         f"{key}: {p:.4f}"])  # fmt: skip
+    print()
+    print(machine())
+    print(
+        f"{args.resamples} resamples, two systems, {args.workers} worker(s), "
+        f"median of {args.repeat} runs\n"
+    )
+    print(table(["metric", "data", "method", "wall (s)", "CPU (s)", "target (s)", "p-value"], rows))
+
+
+if __name__ == "__main__":
+    main()
