@@ -1,5 +1,8 @@
 """The Gradio Space every metric shares: inputs, options, Compute, scores, breakdown and a plot.
 
+An optional column gives each headline score its paired-bootstrap 95% interval
+(``taskeval.compare``; how to read it: docs/compare.md).
+
 A Space's ``app.py`` describes only what differs (a ``SpaceSpec``: example files and rows,
 option controls, how to plot the per-item details) and calls ``launch``. Errors in the input —
 the metrics' ``ValueError``s, broken JSON, missing files — are shown in the page, never as a
@@ -22,6 +25,7 @@ import gradio as gr
 import pandas as pd
 
 from .api import load, read_official
+from .compare import DEFAULT_RESAMPLES, intervals
 from .registry import metric_dir
 
 Controls = Callable[[], list[Any]]
@@ -109,13 +113,32 @@ def scores_table(result: dict[str, Any], prefix: str = "") -> list[list[str]]:
     return rows
 
 
+INTERVAL_LABEL = f"bootstrap 95% interval ({DEFAULT_RESAMPLES:,} resamples)"
+INTERVAL_COLUMN = "95% interval"
+
+
+def with_intervals(
+    rows: list[list[str]], bounds: dict[str, tuple[float, float]]
+) -> list[list[str]]:
+    """The scores table with a third column: the interval of each headline score ("" if none)."""
+    return [
+        [key, value, f"[{bounds[key][0]:.4f}, {bounds[key][1]:.4f}]" if key in bounds else ""]
+        for key, value in rows
+    ]
+
+
 @functools.cache
 def _metric(name: str, config: str | None):
     return load(name, config)
 
 
-def compute(spec: SpaceSpec, source: str, *values: Any) -> tuple[Any, ...]:
-    """The Compute button: (error box, scores, breakdown, plot data)."""
+def compute(
+    spec: SpaceSpec, source: str, *values: Any, with_interval: bool = False
+) -> tuple[Any, ...]:
+    """The Compute button: (error box, scores, breakdown, plot data).
+
+    ``with_interval`` adds the paired-bootstrap 95% interval of each headline score.
+    """
     pred_text, ref_text, pred_files, ref_files, *control_values = values
     try:
         if source == "json":
@@ -129,6 +152,12 @@ def compute(spec: SpaceSpec, source: str, *values: Any) -> tuple[Any, ...]:
             inputs = read_official(spec.metric, references=references, predictions=predictions)
         config, options = spec.read_controls(*control_values)
         result = _metric(spec.metric, config).compute(**inputs, **options, details=True)
+        # One process: a Space serves requests from threads, which forking does not mix with.
+        bounds = (
+            intervals(spec.metric, inputs, config_name=config, workers=1, **options)
+            if with_interval
+            else None
+        )
     except Exception as e:  # shown in the page; a ValueError is the metric explaining bad input
         message = str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}"
         return (
@@ -139,9 +168,12 @@ def compute(spec: SpaceSpec, source: str, *values: Any) -> tuple[Any, ...]:
         )
     details = result.pop("details")
     plot = [spec.plot_data(details)] if spec.plot else []
+    rows, columns = scores_table(result), ["score", "value"]
+    if bounds is not None:
+        rows, columns = with_intervals(rows, bounds), [*columns, INTERVAL_COLUMN]
     return (
         gr.update(value="", visible=False),
-        pd.DataFrame(scores_table(result), columns=["score", "value"]),
+        pd.DataFrame(rows, columns=columns),
         spec.breakdown(details),
         *plot,
     )
@@ -193,6 +225,8 @@ def build(spec: SpaceSpec) -> gr.Blocks:
         files_tab.select(lambda: "files", None, source)
         json_tab.select(lambda: "json", None, source)
         controls = spec.controls()
+        # Off by default: the table then holds exactly compute()'s numbers.
+        interval = gr.Checkbox(False, label=INTERVAL_LABEL, elem_id="interval")
         button = gr.Button("Compute", variant="primary", elem_id="compute")
         error = gr.Markdown(visible=False, elem_id="error")
         scores = gr.Dataframe(
@@ -203,12 +237,18 @@ def build(spec: SpaceSpec) -> gr.Blocks:
         with gr.Accordion("Metric card", open=False):
             gr.Markdown(card + spec.extra_notes)
         button.click(
-            functools.partial(compute, spec),
-            [source, pred_text, ref_text, pred_files, ref_files, *controls],
+            functools.partial(_compute_button, spec),
+            [source, pred_text, ref_text, pred_files, ref_files, *controls, interval],
             [error, scores, breakdown, *plot],
             api_name="compute",
         )
     return demo
+
+
+def _compute_button(spec: SpaceSpec, source: str, *values: Any) -> tuple[Any, ...]:
+    # The interval checkbox is the last input, after the metric's own controls.
+    *values, with_interval = values
+    return compute(spec, source, *values, with_interval=bool(with_interval))
 
 
 def _file_value(paths: Sequence[Path], folder: bool) -> Any:

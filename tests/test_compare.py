@@ -311,3 +311,39 @@ def test_short_names():
     assert short_names([Path("a/x/p.jsonl"), Path("b/x/p.jsonl")]) == ["a/x/p.jsonl", "b/x/p.jsonl"]
     assert short_names(["run1/p.jsonl", "run2/p.jsonl"]) == ["run1/p.jsonl", "run2/p.jsonl"]
     assert short_names(["a.jsonl", "b.jsonl"]) == ["a.jsonl", "b.jsonl"]
+
+
+# ---------------------------------------------------------------------------------------------
+# The Spaces: an optional interval column
+
+
+def test_space_interval_column():
+    gr = pytest.importorskip("gradio")
+    import importlib.util
+
+    from taskeval.space import INTERVAL_COLUMN, _compute_button, compute, scores_table
+
+    repo = Path(__file__).resolve().parents[1]
+    for app in sorted((repo / "spaces").glob("*/app.py")):
+        module_spec = importlib.util.spec_from_file_location(f"space_{app.parent.name}", app)
+        module = importlib.util.module_from_spec(module_spec)
+        module_spec.loader.exec_module(module)
+        spec = module.SPEC
+        with gr.Blocks():
+            controls = [c.value for c in spec.controls()]
+        rows = spec.example_rows
+        args = ("json", json.dumps(rows["predictions"]), json.dumps(rows["references"]), None, None)
+        plain = compute(spec, *args, *controls)[1]
+        error, scores, *_ = _compute_button(spec, *args, *controls, True)
+        assert error["visible"] is False, error
+        assert list(scores.columns) == ["score", "value", INTERVAL_COLUMN]
+        assert scores[["score", "value"]].values.tolist() == plain.values.tolist()
+        config, options = spec.read_controls(*controls)
+        bounds = taskeval.intervals(spec.metric, rows, config_name=config, **options)
+        shown = dict(zip(scores["score"], scores[INTERVAL_COLUMN]))
+        for key, (low, high) in bounds.items():
+            assert shown[key] == f"[{low:.4f}, {high:.4f}]"
+        assert set(k for k, v in shown.items() if v) == set(bounds)
+        assert plain.values.tolist() == scores_table(
+            taskeval.load(spec.metric, config).compute(**rows, **options)
+        )
