@@ -13,7 +13,6 @@ import json
 import queue
 import re
 import threading
-import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from os import PathLike
 from typing import Any
@@ -28,6 +27,11 @@ from .scoring import (
     reference_record,
     score,
 )
+
+try:  # ISA-L inflates gzip about 3x faster than zlib, with the same API (package isal)
+    from isal import isal_zlib as zlib
+except ImportError:  # pragma: no cover - the folder alone needs only the standard library
+    import zlib
 
 # compute() options, each with the parser of its command-line value.
 OPTIONS = {"passage_non_null_threshold": int, "minimal_non_null_threshold": int}
