@@ -15,7 +15,7 @@ import taskeval
 
 from harness import run_cli
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "spaces" / "fever_score" / "examples"
 
 
 def test_list_metrics_names_folders_with_a_script():
@@ -64,9 +64,9 @@ def test_cli_max_evidence_none_and_ints():
         "score",
         "fever_score",
         "--predictions",
-        str(EXAMPLES / "fever_score" / "predictions.jsonl"),
+        str(EXAMPLES / "predictions.jsonl"),
         "--references",
-        str(EXAMPLES / "fever_score" / "gold.jsonl"),
+        str(EXAMPLES / "actual.jsonl"),
     ]
     for text, value in (("none", None), ("0", 0), ("-1", -1), ("7", 7)):
         code, out, _ = run_cli([*args, "--max-evidence", text])
