@@ -59,7 +59,17 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-_RESAMPLING = ("resamples", "seed", "confidence", "json", "ci", "method", "names", "scenario")
+_RESAMPLING = (
+    "resamples",
+    "seed",
+    "confidence",
+    "workers",
+    "json",
+    "ci",
+    "method",
+    "names",
+    "scenario",
+)
 
 
 def _resampling_arguments(parser: argparse.ArgumentParser) -> None:
@@ -71,6 +81,11 @@ def _resampling_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--confidence", type=float, default=DEFAULT_CONFIDENCE, help="default %(default)s"
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        help="processes scoring TyDi QA resamples (default: the number of CPUs, at most 8)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
@@ -107,9 +122,19 @@ def _compare_parser(name: str) -> argparse.ArgumentParser:
         help="one predictions file (or folder) per system; the first is the baseline",
     )
     parser.add_argument("--names", nargs="+", help="system names (default: the paths)")
-    parser.add_argument("--method", choices=METHODS, default="bootstrap", help="p-values")
+    parser.add_argument(
+        "--method",
+        choices=METHODS,
+        default="bootstrap",
+        help="how the p-values are computed (the intervals always come from the paired "
+        "bootstrap; default %(default)s)",
+    )
     if name == "ehealthkd":
-        parser.add_argument("--scenario", help="one scenario only (default: all three)")
+        parser.add_argument(
+            "--scenario",
+            choices=("scenario1", "scenario2", "scenario3"),
+            help="one scenario only (default: all three)",
+        )
     _resampling_arguments(parser)
     _metric_options(parser, name)
     return parser
@@ -138,6 +163,7 @@ def _resampled(command: str, metric: str, args: argparse.Namespace) -> int:
             resamples=args.resamples,
             seed=args.seed,
             confidence=args.confidence,
+            workers=args.workers,
             **options,
         )
     except (ValueError, OSError) as e:

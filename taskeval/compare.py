@@ -438,7 +438,8 @@ def format_result(result: Mapping[str, Any]) -> str:
     baseline = result["systems"][0]["name"]
     header = ["score", "system", "value", f"{percent} interval"]
     if comparisons:
-        header += [f"diff vs {baseline}", f"{percent} interval", "p"]
+        against = baseline if len(baseline) <= 20 else "the first"
+        header += [f"diff vs {against}", f"{percent} interval", "p"]
     rows = [header]
     for key in result["systems"][0]["scores"]:
         for i, system in enumerate(result["systems"]):
