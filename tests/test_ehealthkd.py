@@ -193,7 +193,7 @@ def test_span_identical_gold_in_another_order_raises_where_the_official_tool_ass
 def test_add_checks_rows_before_encoding():
     metric = taskeval.load("ehealthkd")
     bad = _row([(1, "Concept", [["3", 7]])])
-    with pytest.raises(ValueError, match=r"prediction\[0\], keyphrases\[0\] \(id 1\)"):
+    with pytest.raises(ValueError, match=r"predictions\[0\], keyphrases\[0\] \(id 1\)"):
         metric.add(prediction=bad, reference=GOLD)
 
 

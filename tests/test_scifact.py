@@ -212,7 +212,7 @@ def test_tuples_and_numpy_integers_are_accepted(both):
 def test_add_checks_each_row_before_encoding():
     metric = taskeval.load("scifact_sentence")
     bad = {"id": 8, "evidence": [_doc(["1"])]}
-    with pytest.raises(ValueError, match=r"prediction\[0\] \(id 8\): field 'evidence'\[0\]"):
+    with pytest.raises(ValueError, match=r"predictions\[0\] \(id 8\): field 'evidence'\[0\]"):
         metric.add(prediction=bad, reference={"id": 8, "evidence": []})
     with pytest.raises(ValueError, match="does not match"):
         metric.add(prediction={"id": 8, "evidence": []}, reference={"id": 9, "evidence": []})

@@ -3,6 +3,7 @@
 import datasets
 import evaluate
 
+from .checked_metric import CheckedRows
 from .scoring import (
     SCENARIOS,
     check_lengths,
@@ -136,7 +137,7 @@ def _checked(rows, side):
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Ehealthkd(evaluate.Metric):
+class Ehealthkd(CheckedRows, evaluate.Metric):
     def _info(self):
         if self.config_name not in ("default", *SCENARIOS):
             raise ValueError(
@@ -158,36 +159,17 @@ class Ehealthkd(evaluate.Metric):
     def _scenario(self):
         return "scenario1" if self.config_name == "default" else self.config_name
 
-    def compute(self, *, predictions=None, references=None, **kwargs):
-        """Compute the scores (see the class docs).
+    def _score_rows(self, predictions, references, **options):
+        return ehealthkd(predictions, references, self._scenario, **options)
 
-        When all rows come in this one call of a single process, the scoring core takes them
-        directly: the same checks and numbers, without evaluate's Arrow round trip.
-        """
-        if predictions is not None and references is not None:
-            if self.num_process == 1 and self.writer is None:
-                return ehealthkd(predictions, references, self._scenario, **kwargs)
-        return super().compute(predictions=predictions, references=references, **kwargs)
-
-    # Rows are checked before datasets encodes them: encoding would silently turn malformed
-    # values (a "3" offset, a 1.5 id, a tuple) into valid ones and change the official numbers.
-    def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Add a batch of predictions and references (checked first; see the class docs)."""
-        if predictions is not None and references is not None:
-            # The order of the core's checks, so that both compute() paths report alike.
-            check_rows(predictions, "predictions")
-            check_rows(references, "references")
-            check_lengths(len(predictions), len(references))
-            _checked(predictions, "predictions")
-            _checked(references, "references")
-        return super().add_batch(predictions=predictions, references=references, **kwargs)
-
-    def add(self, *, prediction=None, reference=None, **kwargs):
-        """Add one prediction and its reference (checked first; see the class docs)."""
-        if prediction is not None and reference is not None:
-            normalize_row("prediction", 0, prediction)
-            normalize_row("reference", 0, reference)
-        return super().add(prediction=prediction, reference=reference, **kwargs)
+    def _checked_rows(self, predictions, references):
+        # The order of the core's checks, so that both compute() paths report alike.
+        check_rows(predictions, "predictions")
+        check_rows(references, "references")
+        check_lengths(len(predictions), len(references))
+        _checked(predictions, "predictions")
+        _checked(references, "references")
+        return predictions, references
 
     def _compute(self, predictions, references, details=False):
         # The rows were checked on the way in; normalising again (single spans split into

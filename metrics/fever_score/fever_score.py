@@ -3,6 +3,7 @@
 import datasets
 import evaluate
 
+from .checked_metric import CheckedRows
 from .scoring import (
     DEFAULT_MAX_EVIDENCE,
     check_lengths,
@@ -122,7 +123,7 @@ def _reference_records(rows):
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class FeverScore(evaluate.Metric):
+class FeverScore(CheckedRows, evaluate.Metric):
     def _info(self):
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
@@ -135,36 +136,15 @@ class FeverScore(evaluate.Metric):
             license="apache-2.0",
         )
 
-    def compute(self, *, predictions=None, references=None, **kwargs):
-        """Compute the scores (see the class docs).
+    def _score_rows(self, predictions, references, **options):
+        return fever_score(predictions, references, **options)
 
-        When all rows come in this one call of a single process, the scoring core takes them
-        directly: the same checks and numbers, without evaluate's Arrow round trip.
-        """
-        if predictions is not None and references is not None:
-            if self.num_process == 1 and self.writer is None:
-                return fever_score(predictions, references, **kwargs)
-        return super().compute(predictions=predictions, references=references, **kwargs)
-
-    # Rows are checked before datasets encodes them: encoding would silently turn malformed
-    # values (a "1" or 1.5 line, a tuple) into valid ones and change the official numbers.
-    def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Add a batch of predictions and references (checked first; see the class docs)."""
-        if predictions is not None and references is not None:
-            check_rows(predictions, "predictions")
-            check_rows(references, "references")
-            if len(predictions) != len(references):
-                check_lengths(len(predictions), len(references))
-            predictions = _prediction_records(predictions)
-            references = _reference_records(references)
-        return super().add_batch(predictions=predictions, references=references, **kwargs)
-
-    def add(self, *, prediction=None, reference=None, **kwargs):
-        """Add one prediction and its reference (checked first; see the class docs)."""
-        if prediction is not None and reference is not None:
-            prediction = _prediction_records([prediction])[0]
-            reference = _reference_records([reference])[0]
-        return super().add(prediction=prediction, reference=reference, **kwargs)
+    def _checked_rows(self, predictions, references):
+        check_rows(predictions, "predictions")
+        check_rows(references, "references")
+        if len(predictions) != len(references):  # an empty batch is fine (an idle process)
+            check_lengths(len(predictions), len(references))
+        return _prediction_records(predictions), _reference_records(references)
 
     def _compute(self, predictions, references, max_evidence=DEFAULT_MAX_EVIDENCE, details=False):
         check_max_evidence(max_evidence)

@@ -1,29 +1,11 @@
 """``scifact_sentence``: the SciFact leaderboard evaluator, sentence level, as an ``evaluate`` metric."""
 
-import datasets
 import evaluate
 
-from .scoring import (
-    check_pairs,
-    count,
-    prediction_records,
-    reference_records,
-    sentence_details,
-    sentence_level,
-    sentence_scores,
-)
-
-_CITATION = """\
-@inproceedings{wadden-etal-2020-fact,
-    title = "Fact or Fiction: Verifying Scientific Claims",
-    author = "Wadden, David and Lin, Shanchuan and Lo, Kyle and Wang, Lucy Lu and
-      van Zuylen, Madeleine and Cohan, Arman and Hajishirzi, Hannaneh",
-    booktitle = "Proceedings of the 2020 Conference on Empirical Methods in Natural Language
-      Processing (EMNLP)",
-    year = "2020",
-    pages = "7534--7550",
-}
-"""
+# evaluate's loader copies only the modules a script imports itself: all three are named here.
+from .checked_metric import CheckedRows
+from .scifact_metric import ScifactRows, metric_info
+from .scoring import count, sentence_details, sentence_level, sentence_scores
 
 _DESCRIPTION = """\
 The sentence-level metrics of the SciFact leaderboard (allenai/scifact-evaluator `evaluator/eval.py`,
@@ -111,59 +93,14 @@ Examples:
     0.5 1.0
 """
 
-_EVIDENCE = datasets.List(
-    {
-        "doc_id": datasets.Value("string"),
-        "label": datasets.Value("string"),
-        "sentences": datasets.List(datasets.Value("int64")),
-    }
-)
-_ROW = {"id": datasets.Value("int64"), "evidence": _EVIDENCE}
-_FEATURES = datasets.Features({"predictions": _ROW, "references": _ROW})
-
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class ScifactSentence(evaluate.Metric):
+class ScifactSentence(ScifactRows, evaluate.Metric):
     def _info(self):
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=_FEATURES,
-            homepage="https://leaderboard.allenai.org/scifact",
-            codebase_urls=["https://github.com/allenai/scifact-evaluator"],
-            reference_urls=["https://github.com/allenai/scifact/blob/master/doc/evaluation.md"],
-            license="apache-2.0",
-        )
+        return metric_info(_DESCRIPTION, _KWARGS_DESCRIPTION)
 
-    def compute(self, *, predictions=None, references=None, **kwargs):
-        """Compute the scores (see the class docs).
-
-        When all rows come in this one call of a single process, the scoring core takes them
-        directly: the same checks and numbers, without evaluate's Arrow round trip.
-        """
-        if predictions is not None and references is not None:
-            if self.num_process == 1 and self.writer is None:
-                return sentence_level(predictions, references, **kwargs)
-        return super().compute(predictions=predictions, references=references, **kwargs)
-
-    # Rows are checked before datasets encodes them: encoding would silently turn malformed
-    # values (a "5" or 5.0 sentence, an int doc id) into valid ones and change the numbers.
-    def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Add a batch of predictions and references (checked first; see the class docs)."""
-        if predictions is not None and references is not None:
-            predictions = prediction_records(predictions)
-            references = reference_records(references)
-            check_pairs(predictions, references)
-        return super().add_batch(predictions=predictions, references=references, **kwargs)
-
-    def add(self, *, prediction=None, reference=None, **kwargs):
-        """Add one prediction and its reference (checked first; see the class docs)."""
-        if prediction is not None and reference is not None:
-            prediction = prediction_records([prediction], "prediction")[0]
-            reference = reference_records([reference], "reference")[0]
-            check_pairs([prediction], [reference])
-        return super().add(prediction=prediction, reference=reference, **kwargs)
+    def _score_rows(self, predictions, references, **options):
+        return sentence_level(predictions, references, **options)
 
     def _compute(self, predictions, references, details=False):
         result = sentence_scores(count(predictions, references))

@@ -3,6 +3,7 @@
 import datasets
 import evaluate
 
+from .checked_metric import CheckedRows
 from .scoring import (
     DEFAULT_THRESHOLD,
     check_lengths,
@@ -143,7 +144,7 @@ _FEATURES = datasets.Features(
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Tydiqa(evaluate.Metric):
+class Tydiqa(CheckedRows, evaluate.Metric):
     def _info(self):
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
@@ -156,24 +157,16 @@ class Tydiqa(evaluate.Metric):
             license="apache-2.0",
         )
 
-    # Rows are checked before datasets encodes them: encoding would silently turn malformed
-    # values (a "12" id, a 1.5 offset, a True index) into valid ones and change the numbers.
-    def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Add a batch of predictions and references (checked first; see the class docs)."""
-        if predictions is not None and references is not None:
-            check_rows(predictions, "predictions")
-            check_rows(references, "references")
-            check_lengths(len(predictions), len(references))
-            predictions = [prediction_record(p) for p in normalize_predictions(predictions)]
-            references = [reference_record(r) for r in normalize_references(references)]
-        return super().add_batch(predictions=predictions, references=references, **kwargs)
+    def _score_rows(self, predictions, references, **options):
+        return tydiqa_score(predictions, references, **options)
 
-    def add(self, *, prediction=None, reference=None, **kwargs):
-        """Add one prediction and its reference (checked first; see the class docs)."""
-        if prediction is not None and reference is not None:
-            prediction = prediction_record(normalize_predictions([prediction])[0])
-            reference = reference_record(normalize_references([reference])[0])
-        return super().add(prediction=prediction, reference=reference, **kwargs)
+    def _checked_rows(self, predictions, references):
+        check_rows(predictions, "predictions")
+        check_rows(references, "references")
+        check_lengths(len(predictions), len(references))
+        predictions = [prediction_record(p) for p in normalize_predictions(predictions)]
+        references = [reference_record(r) for r in normalize_references(references)]
+        return predictions, references
 
     def _compute(
         self,
