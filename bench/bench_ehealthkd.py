@@ -16,11 +16,15 @@ import json
 import os
 import platform
 import statistics
+import sys
 import time
 import warnings
 from pathlib import Path
 
 import taskeval
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.common import write_summary
 
 PARITY = Path(__file__).resolve().parents[1].parent / "shared" / "parity" / "ehealthkd"
 # The official tool's figure: ~24 s of CPU for 150 scenario evaluations (50 runs x 3 scenarios).
@@ -72,7 +76,23 @@ def main() -> None:
         f"minima); official ~{OFFICIAL_MS_PER_SCENARIO:.0f} ms, ratio "
         f"{OFFICIAL_MS_PER_SCENARIO / per_eval:.1f}x ({OFFICIAL_MS_PER_SCENARIO / per_eval_min:.1f}x)"
     )
-    time_compute(cases, args.repeat)
+    direct_ms = time_compute(cases, args.repeat)
+    write_summary(
+        "ehealthkd",
+        [
+            {
+                "size": f"{len(rows)} real submissions × 3 scenarios",
+                "official": f"≈{OFFICIAL_MS_PER_SCENARIO:.0f} ms CPU per scenario (spec)",
+                "core": "—",
+                "compute": f"{direct_ms / n_eval:.1f} ms per scenario (scored rows, direct)",
+                "cli": f"{per_eval:.1f} ms CPU per scenario (read + score; "
+                f"{OFFICIAL_MS_PER_SCENARIO / per_eval:.1f}× less than official)",
+                "memory": "—",
+                "verdict": "≥ 5× less than official: "
+                + ("met" if OFFICIAL_MS_PER_SCENARIO / per_eval >= 5 else "missed"),
+            }
+        ],
+    )
 
 
 def _median_ms(fn, repeat: int) -> float:
@@ -84,7 +104,7 @@ def _median_ms(fn, repeat: int) -> float:
     return 1000 * statistics.median(times)
 
 
-def time_compute(cases: list[dict], repeat: int) -> None:
+def time_compute(cases: list[dict], repeat: int) -> float:
     """compute() on the scored rows of every real submission and scenario, three ways."""
     folders = ("scenario1-main", "scenario2-taskA", "scenario3-taskB")
     metrics = {s: taskeval.load("ehealthkd", s) for s in ("scenario1", "scenario2", "scenario3")}
@@ -122,6 +142,7 @@ def time_compute(cases: list[dict], repeat: int) -> None:
     print(f"  the same with details=True ({n_records} records):  {t_details:8.1f}")
     print(f"  add_batch() then compute() (Arrow path):          {t_arrow:8.1f}")
     print(f"  Arrow path / direct: {t_arrow / t_direct:.1f}x")
+    return t_direct
 
 
 if __name__ == "__main__":

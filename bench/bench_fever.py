@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import machine, median_time, run_command, table
+from bench.common import machine, median_time, run_command, table, write_summary
 
 LABELS = ["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"]
 
@@ -103,6 +103,25 @@ All four give identical numbers: {tuple(expected)}.
 
 {table(["what", "median s", "ratio to official"], rows)}
 """
+    write_summary(
+        "fever",
+        [
+            {
+                "size": f"{args.n:,} claims (synthetic)",
+                "official": f"{t_official:.2f} s in memory; load + score ≈ 5.6 s CPU (spec)",
+                "core": f"{t_core:.2f} s",
+                "compute": f"{t_compute:.2f} s ({t_compute / t_official:.2f}× official)",
+                "cli": f"{t_cli:.2f} s ({t_cli / 5.6:.2f}× the official load + score)",
+                "memory": f"CLI peak {rss_cli:.0f} MB",
+                "verdict": "compute ≤ official: "
+                + (
+                    "met"
+                    if t_compute <= t_official
+                    else f"missed by {t_compute / t_official - 1:.0%}"
+                ),
+            }
+        ],
+    )
     out = Path(__file__).with_name("fever.md")
     out.write_text(report, encoding="utf-8")
     print(report)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import machine, median_time, run_command, table
+from bench.common import machine, median_time, run_command, table, write_summary
 
 CASES = Path(__file__).resolve().parents[1].parent / "shared" / "parity" / "scifact" / "cases"
 
@@ -138,6 +138,22 @@ the CLI reads the same rows from official JSONL files. Medians of {args.repeat} 
 
 {table(["what", "median s", "ratio to core"], rows)}
 """
+    write_summary(
+        "scifact",
+        [
+            {
+                "size": f"{args.n:,} claims (real dev gold, replicated)",
+                "official": "not runnable here (source only on GitHub)",
+                "core": f"{t_core:.2f} s (12 numbers)",
+                "compute": f"abstract {t_abs:.2f} s, sentence {t_sent:.2f} s "
+                f"({max(t_abs, t_sent) / t_core:.2f}× core)",
+                "cli": f"{t_cli:.2f} s",
+                "memory": f"CLI peak {rss_cli:.0f} MB",
+                "verdict": "compute ≤ 2× core: "
+                + ("met" if max(t_abs, t_sent) <= 2 * t_core else "missed"),
+            }
+        ],
+    )
     out = Path(__file__).with_name("scifact.md")
     out.write_text(report, encoding="utf-8")
     print(report)

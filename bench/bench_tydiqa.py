@@ -25,6 +25,12 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.common import median_time, write_summary
+
+# The official tydi_eval.py on this machine class (spec): (wall s, peak MB) per size.
+OFFICIAL = {18_670: (5.7, 467), 200_000: (66.8, 4840)}
+
 LANGUAGES = {
     # language: (first code point, size of the alphabet, share of dev examples in ‰)
     "arabic": (0x0627, 28, 74),
@@ -207,6 +213,7 @@ def main() -> None:
             }
         )
     )
+    summary = []
     for n in args.sizes:
         with tempfile.TemporaryDirectory(prefix="tydiqa-bench-") as tmp:
             folder = Path(args.keep or tmp) / f"n{n}"
@@ -238,6 +245,46 @@ def main() -> None:
                 ),
                 flush=True,
             )
+            wall = statistics.median(w for w, _, _, _ in runs)
+            peak = max(m for _, _, m, _ in runs)
+            official_s, official_mb = OFFICIAL.get(n, (None, None))
+            row = {
+                "size": f"{n:,} examples (dev-like, synthetic)",
+                "official": f"{official_s} s, {official_mb} MB (spec)" if official_s else "—",
+                "core": "—",
+                "compute": "—",
+                "cli": f"{wall:.2f} s"
+                + (f" ({official_s / wall:.1f}× faster)" if official_s else ""),
+                "memory": f"CLI peak {peak:.0f} MB"
+                + (f" (1/{official_mb / peak:.0f} of official)" if official_mb else ""),
+                "verdict": "—",
+            }
+            if n == args.sizes[0]:
+                row.update(_core_and_compute(gold, preds))
+            if official_s and n >= 200_000:
+                fast, small = official_s / wall >= 5, peak <= official_mb / 10
+                row["verdict"] = (
+                    f"≥ 5× faster: {'met' if fast else 'missed'}; "
+                    f"≤ 1/10 memory: {'met' if small else 'missed'}"
+                )
+            summary.append(row)
+    write_summary("tydiqa", summary)
+
+
+def _core_and_compute(gold: Path, preds: Path) -> dict[str, str]:
+    """The scoring core and compute() on the rows read from the files, in this process."""
+    import taskeval
+    from taskeval._metrics.tydiqa.scoring import tydiqa_score
+
+    inputs = taskeval.read_official("tydiqa", references=gold, predictions=preds)
+    t_core, expected = median_time(lambda: tydiqa_score(**inputs), 3)
+    metric = taskeval.load("tydiqa")
+    t_compute, got = median_time(lambda: metric.compute(**inputs), 3)
+    assert got == expected
+    return {
+        "core": f"{t_core:.2f} s",
+        "compute": f"{t_compute:.2f} s ({t_compute / t_core:.2f}× core)",
+    }
 
 
 def _raw_size(gold: Path) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import resource
@@ -9,6 +10,7 @@ import statistics
 import subprocess
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 
@@ -54,3 +56,14 @@ def table(header: list[str], rows: list[list[Any]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
     return "\n".join(lines)
+
+
+RESULTS = Path(__file__).with_name("results")
+
+
+def write_summary(task: str, rows: list[dict[str, Any]]) -> None:
+    """Rows of the table in bench/README.md (see bench/__main__.py), one file per benchmark.
+
+    Keys: size, official, core, compute, cli, memory, verdict (all text)."""
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / f"{task}.json").write_text(json.dumps(rows, indent=1), encoding="utf-8")

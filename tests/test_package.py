@@ -143,3 +143,33 @@ def test_install_makes_bare_name_load_work_offline_and_uninstall_removes_it(tmp_
     assert stale.is_dir()  # not ours: left alone
     gone = _python("import evaluate; evaluate.load('tydiqa')", {**env, "HF_EVALUATE_OFFLINE": "1"})
     assert gone.returncode != 0 and "FileNotFoundError" in gone.stderr
+
+
+def test_each_metric_folder_loads_and_scores_without_the_package(tmp_path):
+    """A folder copied with links followed (as pushed to the Hub) needs only evaluate, datasets
+    and numpy: here taskeval, orjson and isal are made unimportable."""
+    import shutil
+
+    from harness import entries
+
+    inputs = {e.name: e.random_inputs(random.Random(2), 5) for e in entries()}
+    (tmp_path / "inputs.json").write_text(json.dumps(inputs), encoding="utf-8")
+    for name in inputs:
+        shutil.copytree(taskeval.metric_dir(name), tmp_path / name, symlinks=False)
+    script = (
+        "import json, sys\n"
+        "for blocked in ('taskeval', 'orjson', 'isal'):\n"
+        "    sys.modules[blocked] = None\n"
+        "import evaluate\n"
+        "inputs = json.load(open(sys.argv[1] + '/inputs.json'))\n"
+        "print(json.dumps({n: evaluate.load(sys.argv[1] + '/' + n).compute(**rows)"
+        " for n, rows in inputs.items()}))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HF_")}
+    env.update(HF_HOME=str(tmp_path / "hf"), HF_EVALUATE_OFFLINE="1")
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path)], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    expected = {name: taskeval.load(name).compute(**rows) for name, rows in inputs.items()}
+    assert json.loads(done.stdout) == json.loads(json.dumps(expected))
