@@ -38,25 +38,63 @@ def read_controls(passage: float | None, minimal: float | None) -> tuple[None, d
     }
 
 
-def _outcome(d: dict) -> str:
-    if not d["predicted"]:
-        return "no prediction"
-    if d["passage_gold"]:
-        if not d["passage_predicted"]:
-            return "null, gold has a passage"
-        return "right passage" if d["passage_correct"] else "wrong passage"
-    return "passage, gold is null" if d["passage_predicted"] else "null, gold is null"
+def _curve(points: list[tuple[bool, bool, float, float]]) -> tuple[list, list, int | None]:
+    """Precision and recall at every score threshold, highest first, as the official sweep
+    walks them, with the index of the best-F1 point (the threshold the metric reports)."""
+    total_gold = sum(gold for gold, _, _, _ in points)
+    ranked = sorted(points, key=lambda p: p[3], reverse=True)
+    precision, recall, best, best_f1 = [], [], None, 0.0
+    correct = predicted = 0
+    for k, (_, has, credit, score) in enumerate(ranked):
+        correct += credit
+        predicted += has
+        if k + 1 < len(ranked) and ranked[k + 1][3] == score:
+            continue  # ties count as a whole
+        p = correct / predicted if predicted else 0.0
+        r = correct / total_gold if total_gold else 0.0
+        precision.append(p)
+        recall.append(r)
+        if p + r and 2 * p * r / (p + r) > best_f1:
+            best_f1, best = 2 * p * r / (p + r), len(precision) - 1
+    return precision, recall, best
 
 
-def outcomes(details: list[dict]) -> pd.DataFrame:
-    """Examples per language and passage outcome (before any score threshold)."""
-    frame = pd.DataFrame(
-        {
-            "language": [d["language"] for d in details],
-            "passage outcome": [_outcome(d) for d in details],
-        }
-    )
-    return frame.value_counts().rename("examples").reset_index()
+def pr_curves(details: list[dict]):
+    """Precision-recall curve per language for both tasks, the chosen threshold marked."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    figure, axes = plt.subplots(1, 2, figsize=(12, 5), sharey=True)
+    languages = sorted({d["language"] for d in details})
+    colors = plt.colormaps["tab20"].resampled(max(len(languages), 1))
+    for ax, task in zip(axes, ("passage", "minimal")):
+        for i, language in enumerate(languages):
+            points = [
+                (
+                    d[f"{task}_gold"],
+                    d[f"{task}_predicted"],
+                    float(d["passage_correct"] if task == "passage" else d["minimal_f1"]),
+                    d[f"{task}_score"] if d[f"{task}_score"] is not None else 0.0,
+                )
+                for d in details
+                if d["language"] == language
+            ]
+            precision, recall, best = _curve(points)
+            ax.plot(recall, precision, color=colors(i), lw=1.4, label=language)
+            if best is not None:
+                ax.plot(recall[best], precision[best], "o", color=colors(i), ms=7, mec="black")
+        ax.set_title(f"{task} answer: precision vs recall by threshold (dot: best F1)")
+        ax.set_xlabel("recall")
+        ax.set_xlim(0, 1.02)
+        ax.set_ylim(0, 1.02)
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("precision")
+    axes[1].legend(loc="lower left", fontsize=8, ncol=2)
+    figure.tight_layout()
+    plt.close(figure)
+    return figure
 
 
 SPEC = SpaceSpec(
@@ -73,14 +111,8 @@ SPEC = SpaceSpec(
     controls=controls,
     read_controls=read_controls,
     breakdown=pd.DataFrame,
-    plot_data=outcomes,
-    plot=lambda: gr.BarPlot(
-        x="language",
-        y="examples",
-        color="passage outcome",
-        title="Passage outcomes per language (before the best threshold is applied)",
-        elem_id="plot",
-    ),
+    plot_data=pr_curves,
+    plot=lambda: gr.Plot(label="precision-recall per language", elem_id="plot"),
 )
 
 if __name__ == "__main__":
