@@ -132,32 +132,36 @@ def _metric(name: str, config: str | None):
     return load(name, config)
 
 
+def _inputs(spec: SpaceSpec, source: str, pred_text, ref_text, pred_files, ref_files) -> dict:
+    if source == "json":
+        return {
+            "predictions": parse_rows(pred_text, "predictions"),
+            "references": parse_rows(ref_text, "references"),
+        }
+    references = _uploaded(ref_files, "references", spec.folders, spec.references_optional)
+    predictions = _uploaded(pred_files, "predictions", spec.folders, False)
+    return read_official(spec.metric, references=references, predictions=predictions)
+
+
+def _bounds(spec: SpaceSpec, inputs: dict, config: str | None, options: dict) -> dict:
+    # One process: a Space serves requests from threads, which forking does not mix with.
+    return intervals(spec.metric, inputs, config_name=config, workers=1, **options)
+
+
 def compute(
     spec: SpaceSpec, source: str, *values: Any, with_interval: bool = False
 ) -> tuple[Any, ...]:
     """The Compute button: (error box, scores, breakdown, plot data).
 
-    ``with_interval`` adds the paired-bootstrap 95% interval of each headline score.
+    ``with_interval`` adds the paired-bootstrap 95% interval of each headline score (the page
+    adds it in a second step, ``add_intervals``, so that the scores show at once).
     """
     pred_text, ref_text, pred_files, ref_files, *control_values = values
     try:
-        if source == "json":
-            inputs = {
-                "predictions": parse_rows(pred_text, "predictions"),
-                "references": parse_rows(ref_text, "references"),
-            }
-        else:
-            references = _uploaded(ref_files, "references", spec.folders, spec.references_optional)
-            predictions = _uploaded(pred_files, "predictions", spec.folders, False)
-            inputs = read_official(spec.metric, references=references, predictions=predictions)
+        inputs = _inputs(spec, source, pred_text, ref_text, pred_files, ref_files)
         config, options = spec.read_controls(*control_values)
         result = _metric(spec.metric, config).compute(**inputs, **options, details=True)
-        # One process: a Space serves requests from threads, which forking does not mix with.
-        bounds = (
-            intervals(spec.metric, inputs, config_name=config, workers=1, **options)
-            if with_interval
-            else None
-        )
+        bounds = _bounds(spec, inputs, config, options) if with_interval else None
     except Exception as e:  # shown in the page; a ValueError is the metric explaining bad input
         message = str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}"
         return (
@@ -177,6 +181,26 @@ def compute(
         spec.breakdown(details),
         *plot,
     )
+
+
+def add_intervals(spec: SpaceSpec, source: str, *values: Any) -> Any:
+    """After Compute: the scores table with the interval column, if the box is ticked.
+
+    ``values`` are Compute's inputs, then the checkbox and the scores table Compute produced.
+    Nothing changes when the box is clear or Compute failed (its error is already shown).
+    """
+    *values, with_interval, table = values
+    if not with_interval or table is None or len(table) == 0:
+        return gr.update()
+    pred_text, ref_text, pred_files, ref_files, *control_values = values
+    try:
+        inputs = _inputs(spec, source, pred_text, ref_text, pred_files, ref_files)
+        config, options = spec.read_controls(*control_values)
+        bounds = _bounds(spec, inputs, config, options)
+    except Exception:  # Compute has shown the message
+        return gr.update()
+    rows = [[str(k), str(v)] for k, v in table[["score", "value"]].values.tolist()]
+    return pd.DataFrame(with_intervals(rows, bounds), columns=["score", "value", INTERVAL_COLUMN])
 
 
 def build(spec: SpaceSpec) -> gr.Blocks:
@@ -225,8 +249,7 @@ def build(spec: SpaceSpec) -> gr.Blocks:
         files_tab.select(lambda: "files", None, source)
         json_tab.select(lambda: "json", None, source)
         controls = spec.controls()
-        # Off by default: the table then holds exactly compute()'s numbers.
-        interval = gr.Checkbox(False, label=INTERVAL_LABEL, elem_id="interval")
+        interval = gr.Checkbox(True, label=INTERVAL_LABEL, elem_id="interval")
         button = gr.Button("Compute", variant="primary", elem_id="compute")
         error = gr.Markdown(visible=False, elem_id="error")
         scores = gr.Dataframe(
@@ -236,19 +259,19 @@ def build(spec: SpaceSpec) -> gr.Blocks:
         breakdown = gr.Dataframe(label="per-item breakdown", interactive=False, elem_id="breakdown")
         with gr.Accordion("Metric card", open=False):
             gr.Markdown(card + spec.extra_notes)
+        inputs = [source, pred_text, ref_text, pred_files, ref_files, *controls]
         button.click(
-            functools.partial(_compute_button, spec),
-            [source, pred_text, ref_text, pred_files, ref_files, *controls, interval],
+            functools.partial(compute, spec),
+            inputs,
             [error, scores, breakdown, *plot],
             api_name="compute",
+        ).then(
+            functools.partial(add_intervals, spec),
+            [*inputs, interval, scores],
+            [scores],
+            api_name="intervals",
         )
     return demo
-
-
-def _compute_button(spec: SpaceSpec, source: str, *values: Any) -> tuple[Any, ...]:
-    # The interval checkbox is the last input, after the metric's own controls.
-    *values, with_interval = values
-    return compute(spec, source, *values, with_interval=bool(with_interval))
 
 
 def _file_value(paths: Sequence[Path], folder: bool) -> Any:

@@ -321,7 +321,7 @@ def test_space_interval_column():
     gr = pytest.importorskip("gradio")
     import importlib.util
 
-    from taskeval.space import INTERVAL_COLUMN, _compute_button, compute, scores_table
+    from taskeval.space import INTERVAL_COLUMN, add_intervals, compute, scores_table
 
     repo = Path(__file__).resolve().parents[1]
     for app in sorted((repo / "spaces").glob("*/app.py")):
@@ -334,8 +334,13 @@ def test_space_interval_column():
         rows = spec.example_rows
         args = ("json", json.dumps(rows["predictions"]), json.dumps(rows["references"]), None, None)
         plain = compute(spec, *args, *controls)[1]
-        error, scores, *_ = _compute_button(spec, *args, *controls, True)
+        error, scores, *_ = compute(spec, *args, *controls, with_interval=True)
         assert error["visible"] is False, error
+        # the page's second step adds the same column to Compute's table
+        added = add_intervals(spec, *args, *controls, True, plain)
+        assert added.values.tolist() == scores.values.tolist()
+        assert add_intervals(spec, *args, *controls, False, plain) == gr.update()
+        assert add_intervals(spec, *args, *controls, True, None) == gr.update()
         assert list(scores.columns) == ["score", "value", INTERVAL_COLUMN]
         assert scores[["score", "value"]].values.tolist() == plain.values.tolist()
         config, options = spec.read_controls(*controls)
