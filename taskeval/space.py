@@ -113,6 +113,19 @@ def scores_table(result: dict[str, Any], prefix: str = "") -> list[list[str]]:
     return rows
 
 
+def group_table(result: dict[str, Any]) -> pd.DataFrame | None:
+    """Nested results (e.g. TyDi QA's ``per_language``) as one row per group, one column per
+    score; None when the result is flat. ``scores_table`` flattens the same values."""
+    rows, columns = [], ["group"]
+    for key, groups in result.items():
+        if not isinstance(groups, dict):
+            continue
+        for name, scores in groups.items():
+            columns += [k for k in scores if k not in columns]
+            rows.append({"group": f"{key} / {name}", **{k: repr(v) for k, v in scores.items()}})
+    return pd.DataFrame(rows, columns=columns) if rows else None
+
+
 INTERVAL_LABEL = f"bootstrap 95% interval ({DEFAULT_RESAMPLES:,} resamples)"
 INTERVAL_COLUMN = "95% interval"
 
@@ -151,7 +164,7 @@ def _bounds(spec: SpaceSpec, inputs: dict, config: str | None, options: dict) ->
 def compute(
     spec: SpaceSpec, source: str, *values: Any, with_interval: bool = False
 ) -> tuple[Any, ...]:
-    """The Compute button: (error box, scores, breakdown, plot data).
+    """The Compute button: (error box, scores, per-group scores, breakdown, plot data).
 
     ``with_interval`` adds the paired-bootstrap 95% interval of each headline score (the page
     adds it in a second step, ``add_intervals``, so that the scores show at once).
@@ -167,17 +180,21 @@ def compute(
         return (
             gr.update(value=f"**Error:** {message}", visible=True),
             gr.update(value=None),
+            gr.update(value=None, visible=False),
             gr.update(value=None),
             *([gr.update(value=None)] if spec.plot else []),
         )
     details = result.pop("details")
     plot = [spec.plot_data(details)] if spec.plot else []
-    rows, columns = scores_table(result), ["score", "value"]
+    flat = {k: v for k, v in result.items() if not isinstance(v, dict)}
+    rows, columns = scores_table(flat), ["score", "value"]
     if bounds is not None:
         rows, columns = with_intervals(rows, bounds), [*columns, INTERVAL_COLUMN]
+    groups = group_table(result)
     return (
         gr.update(value="", visible=False),
         pd.DataFrame(rows, columns=columns),
+        gr.update(value=groups, visible=groups is not None),
         spec.breakdown(details),
         *plot,
     )
@@ -255,6 +272,13 @@ def build(spec: SpaceSpec) -> gr.Blocks:
         scores = gr.Dataframe(
             headers=["score", "value"], label="scores", interactive=False, elem_id="scores"
         )
+        groups = gr.Dataframe(
+            label="scores per group",
+            interactive=False,
+            visible=False,
+            max_height=1000,
+            elem_id="groups",
+        )
         plot = [spec.plot()] if spec.plot else []
         breakdown = gr.Dataframe(label="per-item breakdown", interactive=False, elem_id="breakdown")
         with gr.Accordion("Metric card", open=False):
@@ -263,7 +287,7 @@ def build(spec: SpaceSpec) -> gr.Blocks:
         button.click(
             functools.partial(compute, spec),
             inputs,
-            [error, scores, breakdown, *plot],
+            [error, scores, groups, breakdown, *plot],
             api_name="compute",
         ).then(
             functools.partial(add_intervals, spec),

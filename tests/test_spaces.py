@@ -20,6 +20,17 @@ import taskeval
 gr = pytest.importorskip("gradio")
 from taskeval.space import build, compute, scores_table  # noqa: E402
 
+
+def shown_scores(scores, groups) -> list[list[str]]:
+    """The two score tables of the page, flattened back as ``scores_table`` flattens results."""
+    rows = [[str(k), str(v)] for k, v in scores[["score", "value"]].values.tolist()]
+    if groups is not None and not isinstance(groups, dict):
+        for record in groups.to_dict("records"):
+            group = record.pop("group")
+            rows += [[f"{group} / {k}", v] for k, v in record.items()]
+    return rows
+
+
 REPO = Path(__file__).resolve().parents[1]
 SPACES = sorted(p.name for p in (REPO / "spaces").iterdir() if (p / "app.py").is_file())
 SCREENSHOTS = REPO / "docs" / "spaces"
@@ -74,21 +85,21 @@ def test_compute_button_in_process(name):
     spec = app_module(name).SPEC
     build(spec)
     controls = default_controls(spec)
-    error, scores, breakdown, *plot = compute(
+    error, scores, groups, breakdown, *plot = compute(
         spec, "files", "", "", *_example_uploads(spec), *controls
     )
     assert error["visible"] is False
-    assert scores.values.tolist() == expected_scores(spec)
+    assert shown_scores(scores, groups["value"]) == expected_scores(spec)
     assert len(breakdown) > 0
     if spec.plot:
         assert plot[0] is not None and getattr(plot[0], "empty", False) is False
     # JSON rows give the metric's own numbers too.
     rows = spec.example_rows
-    _, scores, _, *_ = compute(
+    _, scores, groups, *_ = compute(
         spec, "json", _json(rows["predictions"]), _json(rows["references"]), None, None, *controls
     )
     config, options = spec.read_controls(*controls)
-    assert scores.values.tolist() == scores_table(
+    assert shown_scores(scores, groups["value"]) == scores_table(
         taskeval.load(spec.metric, config).compute(**rows, **options)
     )
 
@@ -146,11 +157,18 @@ def test_gradio_client_against_a_served_space(name):
         client = Client(f"http://127.0.0.1:{port}/", verbose=False)
         preds, refs = _example_uploads(spec)
         wrap = (lambda v: [handle_file(p) for p in v]) if spec.folders else handle_file
-        error, scores, *_ = client.predict(
+        error, scores, groups, *_ = client.predict(
             "files", "", "", wrap(preds), wrap(refs), *default_controls(spec), api_name="/compute"
         )
         assert error is None or not error or "Error" not in str(error)
-        assert [list(map(str, r)) for r in scores["data"]] == expected_scores(spec)
+        shown = [list(map(str, r)) for r in scores["data"]]
+        groups = (groups or {}).get("value") or {}  # an update: visible, and the table
+        if groups.get("data"):
+            for row in groups["data"]:
+                shown += [
+                    [f"{row[0]} / {k}", str(v)] for k, v in zip(groups["headers"][1:], row[1:])
+                ]
+        assert shown == expected_scores(spec)
     finally:
         demo.close()
 
@@ -217,9 +235,9 @@ def test_space_in_a_real_browser(name, browser):
         page = browser.new_page(viewport={"width": 1280, "height": 1800})
         page.goto(url)
         page.locator("#compute").click()
-        scores = page.locator("#scores")
-        for _, value in expected:  # every exact value appears in the scores table
-            scores.get_by_text(value, exact=True).last.wait_for(timeout=60_000)
+        for key, value in expected:  # every exact value appears in its table
+            table = page.locator("#groups" if key.count(" / ") >= 2 else "#scores")
+            table.get_by_text(value, exact=True).last.wait_for(timeout=60_000)
         page.wait_for_timeout(1000)  # let the plot draw before the picture is taken
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)

@@ -38,6 +38,14 @@ def read_controls(passage: float | None, minimal: float | None) -> tuple[None, d
     }
 
 
+def breakdown(details: list[dict]) -> pd.DataFrame:
+    """The details as a table; 64-bit example ids as text, which a browser would round."""
+    frame = pd.DataFrame(details)
+    if "example_id" in frame:
+        frame["example_id"] = frame["example_id"].map(str)
+    return frame
+
+
 def _curve(points: list[tuple[bool, bool, float, float]]) -> tuple[list, list, int | None]:
     """Precision and recall at every score threshold, highest first, as the official sweep
     walks them, with the index of the best-F1 point (the threshold the metric reports)."""
@@ -110,7 +118,7 @@ SPEC = SpaceSpec(
     ),
     controls=controls,
     read_controls=read_controls,
-    breakdown=pd.DataFrame,
+    breakdown=breakdown,
     plot_data=pr_curves,
     plot=lambda: gr.Plot(label="precision-recall per language", elem_id="plot"),
 )
