@@ -24,7 +24,7 @@ TASKS = {
     "scifact": ["--n", "100000", "--repeat", "3"],
     "ehealthkd": ["--repeat", "5"],
     "tydiqa": ["--sizes", "18670", "200000", "--repeat", "3"],
-    "compare": [],
+    "load": ["--repeat", "5"],
 }
 COLUMNS = [
     "task",
@@ -68,7 +68,9 @@ here (FEVER), else the figures of the specs, measured on this machine class.
 
 {table(COLUMNS, rows)}
 
-The `compare` row: paired bootstrap resampling (see [compare.md](compare.md)).
+The `load` row times `taskeval.load(name)` and a bare-name `evaluate.load(name)` after
+`taskeval install`. The speed of `taskeval compare` (paired bootstrap and approximate
+randomization) is in [compare.md](compare.md).
 """
     (HERE / "README.md").write_text(text, encoding="utf-8")
     print(text)
