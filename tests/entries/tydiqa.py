@@ -5,21 +5,11 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from taskeval._metrics.tydiqa.scoring import LANGUAGES as SCORED_LANGUAGES
+
 from harness import InvalidCase, MetricEntry, ParityCase, read_json
 
-LANGUAGES = [
-    "english",
-    "arabic",
-    "bengali",
-    "finnish",
-    "indonesian",
-    "japanese",
-    "swahili",
-    "korean",
-    "russian",
-    "telugu",
-    "thai",
-]
+LANGUAGES = list(SCORED_LANGUAGES)
 OPTIONS = ("passage_non_null_threshold", "minimal_non_null_threshold")
 # Flags of the official script that only change printing or caching: the metric has no such
 # options. Their crashes (a None formatted by --pretty_print, a pickle written to a text file)
