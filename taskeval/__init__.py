@@ -1,8 +1,11 @@
 """taskeval: the official scorers of shared tasks as Hugging Face ``evaluate`` metrics.
 
-import taskeval
-metric = taskeval.load("fever_score")  # offline, by absolute path
-metric.compute(**taskeval.read_official("fever_score", predictions="predictions.jsonl"))
+Usage::
+
+    import taskeval
+
+    metric = taskeval.load("fever_score")  # offline, by absolute path
+    metric.compute(**taskeval.read_official("fever_score", predictions="predictions.jsonl"))
 """
 
 from .api import load, read_official, references_from_hub, score_files
