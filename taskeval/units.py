@@ -115,21 +115,9 @@ def _fever(options: Mapping[str, Any]) -> SumAdapter:
         return SumUnits(np.array(rows, dtype=np.float64).reshape(-1, 5))
 
     def aggregate(sums: np.ndarray, n: int) -> dict[str, np.ndarray]:
-        # The five official formulas over sums (see the card): evidence scores average over
-        # verifiable claims, precision 1.0 and recall 0.0 when there is none.
-        strict, correct, verifiable, precision_sum, recall_sum = sums.T
-        with np.errstate(divide="ignore", invalid="ignore"):
-            precision = np.where(verifiable > 0, precision_sum / verifiable, 1.0)
-            recall = np.where(verifiable > 0, recall_sum / verifiable, 0.0)
-            total = precision + recall
-            f1 = np.where(total > 0, 2.0 * precision * recall / total, 0.0)
-        return {
-            "strict_score": strict / n,
-            "label_accuracy": correct / n,
-            "evidence_precision": precision,
-            "evidence_recall": recall,
-            "evidence_f1": f1,
-        }
+        # The core's own formulas turn each resample's sums into the five scores.
+        scores = [core.scores_from_sums(s, c, n, round(v), p, r) for s, c, v, p, r in sums.tolist()]
+        return {k: np.array([x[k] for x in scores], dtype=np.float64) for k in core.OUTPUT_KEYS}
 
     return SumAdapter("claim", core.OUTPUT_KEYS, official, units, aggregate)
 

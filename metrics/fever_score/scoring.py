@@ -338,6 +338,19 @@ def aggregate(
             verifiable += 1
             precision_sum += precision_i  # left to right, as the official loop sums
             recall_sum += recall_i
+    return scores_from_sums(strict, correct, total, verifiable, precision_sum, recall_sum)
+
+
+def scores_from_sums(
+    strict: float,
+    correct: float,
+    total: int,
+    verifiable: int,
+    precision_sum: float,
+    recall_sum: float,
+) -> dict[str, float]:
+    """The five official formulas over the sums of per-claim scores (see the metric card):
+    evidence scores average over verifiable claims, precision 1.0 and recall 0.0 without any."""
     precision = precision_sum / verifiable if verifiable else 1.0
     recall = recall_sum / verifiable if verifiable else 0.0
     f1 = 2.0 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
