@@ -10,8 +10,8 @@ aggregates over, using only the metric core's own functions:
 * ``ehealthkd``: sentences; the eight counts of each sentence from the core's ``totals``, turned
   into scores by the core's ``metrics``;
 * ``tydiqa``: examples within their (gold) language; each example's ``(gold_has, pred_has,
-  credit, score)`` of both tasks, read off the core's own ``score``; every resample re-runs the
-  core's ``best_threshold`` sweep per language.
+  credit, score)`` of both tasks from the core's ``language_stats``; every resample re-runs the
+  core's sweep per language (``language_values``) and its ``macro_averages``.
 
 A sum adapter's ``stats`` are additive: a resample's statistics are a weighted sum of unit rows,
 which numpy computes for a thousand resamples at once. ``tydiqa`` is not additive (its threshold
@@ -20,8 +20,7 @@ is chosen anew on every resample) and is scored resample by resample.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -192,28 +191,6 @@ def _ehealthkd(scenario: str) -> SumAdapter:
 # tydiqa
 
 
-@contextlib.contextmanager
-def _sweeps(core: Any) -> Iterator[list]:
-    """Record the stats lists the core's ``score`` hands to its ``best_threshold`` sweep.
-
-    The core computes each example's (gold_has, pred_has, credit, score) inside ``score``; this
-    reads them there instead of restating its rules. (A public per-example function in the core
-    would make this unnecessary.)
-    """
-    calls: list = []
-    sweep = core.best_threshold
-
-    def recording(stats: list) -> tuple[list, list]:
-        calls.append(list(stats))
-        return sweep(stats)
-
-    core.best_threshold = recording
-    try:
-        yield calls
-    finally:
-        core.best_threshold = sweep
-
-
 def _tydiqa(options: Mapping[str, Any]) -> RowAdapter:
     core = metric_module("tydiqa", "scoring")
     passage = options.get("passage_non_null_threshold", core.DEFAULT_THRESHOLD)
@@ -255,21 +232,22 @@ def _tydiqa(options: Mapping[str, Any]) -> RowAdapter:
         unused = max([0, *gold, *latest]) + 1  # an id no row has: a prediction that matches none
         unit_stats: dict[str, list] = {language: [] for language in strata}
         ids: dict[str, list[int]] = {language: [] for language in strata}
-        with _sweeps(core) as calls:
-            for example_id, ref in gold.items():
-                language = ref[1]
-                if language not in unit_stats:
-                    continue  # never scored: the official script skips the language
-                pred = latest.get(example_id)
-                # The example alone, plus a prediction matching nothing that keeps its language
-                # scored when its own prediction is missing or carries another language.
-                anchor = (unused, language, -1, 0.0, -1, -1, 0.0, "none")
-                preds = [anchor] if pred is None else [anchor, pred]
-                calls.clear()
-                core.score(preds, [ref], passage, minimal)
-                passage_stats, minimal_stats = (c for c in calls if c)
-                unit_stats[language].append((passage_stats[0], minimal_stats[0]))
-                ids[language].append(example_id)
+        for example_id, ref in gold.items():
+            language = ref[1]
+            if language not in unit_stats:
+                continue  # never scored: the official script skips the language
+            pred = latest.get(example_id)
+            # The example alone, plus a prediction matching nothing that keeps its language
+            # scored when its own prediction is missing or carries another language.
+            anchor = (unused, language, -1, 0.0, -1, -1, 0.0, "none")
+            preds = [anchor] if pred is None else [anchor, pred]
+            stats = {
+                lang: (p, m)
+                for lang, p, m, _ in core.language_stats(preds, [ref], passage, minimal)
+            }
+            passage_stats, minimal_stats = stats[language]
+            unit_stats[language].append((passage_stats[0], minimal_stats[0]))
+            ids[language].append(example_id)
         parts, identity = {}, {}
         for language, stats in unit_stats.items():
             if not stats:
@@ -285,24 +263,13 @@ def _tydiqa(options: Mapping[str, Any]) -> RowAdapter:
 
 def _tydiqa_score(core: Any) -> Callable[[dict[str, tuple[list, ...]]], dict[str, float]]:
     def score(stats: dict[str, tuple[list, ...]]) -> dict[str, float]:
-        # Per language, the core's sweep on both tasks; then the macro means over languages
-        # (English excluded), added left to right from 0 as the official script does.
-        macro: list[list[float]] = [[] for _ in core.AVG_KEYS]
-        for language, (passage_stats, minimal_stats) in stats.items():
-            if language == core.EXCLUDED_FROM_MACRO:
-                continue
-            p_best, _ = core.best_threshold(passage_stats)
-            m_best, _ = core.best_threshold(minimal_stats)
-            values = (p_best[0], p_best[2], p_best[1], m_best[0], m_best[2], m_best[1])
-            for slot, value in zip(macro, values):
-                slot.append(value)
-        out = {}
-        for key, values in zip(core.AVG_KEYS, macro):
-            total = 0
-            for v in values:
-                total = total + v
-            out[key] = total / len(values) if values else 0
-        return out
+        # Per language, the core's sweep on both tasks, then its macro means.
+        return core.macro_averages(
+            {
+                language: core.language_values(passage_stats, minimal_stats)
+                for language, (passage_stats, minimal_stats) in stats.items()
+            }
+        )
 
     return score
 

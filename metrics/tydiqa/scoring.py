@@ -20,7 +20,7 @@ means add left to right from int 0 (the ``sum()`` of CPython 3.11, not 3.12's co
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 LANGUAGES = (
@@ -470,18 +470,17 @@ def _mean(values: list[float]) -> float:
     return total / len(values)
 
 
-def score(
+def language_stats(
     predictions: Sequence[Prediction | None],
     references: Sequence[Reference | None],
     passage_non_null_threshold: int = DEFAULT_THRESHOLD,
     minimal_non_null_threshold: int = DEFAULT_THRESHOLD,
     details: bool = False,
-) -> dict[str, Any]:
-    """The official macro and per-language numbers from normalized rows (see ``normalize_*``).
-
-    With ``details``, ``result["details"]`` also lists, in gold order, each gold example of a
-    scored language: its gold and prediction per task, the credit and the score.
-    """
+) -> Iterator[tuple[str, list, list, list]]:
+    """Per scored language, in the official order: ``(language, passage_stats, minimal_stats,
+    records)``. The stats are the ``(gold_has, pred_has, credit, score)`` tuples the official
+    sweep takes, in its visiting order; ``records`` (with ``details``) are ``(row position,
+    detail)`` pairs of the language's gold examples."""
     check_threshold("passage_non_null_threshold", passage_non_null_threshold)
     check_threshold("minimal_non_null_threshold", minimal_non_null_threshold)
     # id -> row position; a later duplicate replaces the value but keeps the first position.
@@ -500,14 +499,11 @@ def score(
     for example_id, position in gold.items():
         gold_by_language.setdefault(references[position][1], []).append(example_id)
 
-    per_language: dict[str, dict[str, Any]] = {}
-    macro: list[list[float]] = [[] for _ in AVG_KEYS]
-    records: list[tuple[int, dict[str, Any]]] = []
     for language in LANGUAGES:
         if language not in pred_by_language:
             continue
         lang_preds = pred_by_language[language]
-        passage_stats, minimal_stats = [], []
+        passage_stats, minimal_stats, records = [], [], []
         # The official visiting order: a set of the ids inserted in first-occurrence order.
         for example_id in set(gold_by_language.get(language, ())):
             ref_position = gold[example_id]
@@ -562,15 +558,50 @@ def score(
                     minimal_score=pred[6],
                 )
                 records.append((ref_position, record))
-        values = _task_values(passage_stats) + _task_values(minimal_stats)
-        per_language[language] = dict(zip(PER_LANGUAGE_KEYS, values))
+        yield language, passage_stats, minimal_stats, records
+
+
+def language_values(passage_stats: list, minimal_stats: list) -> list:
+    """A language's 20 official values (``PER_LANGUAGE_KEYS``) from its sweep inputs."""
+    return _task_values(passage_stats) + _task_values(minimal_stats)
+
+
+def macro_averages(values_by_language: Mapping[str, list]) -> dict[str, Any]:
+    """The six headline numbers: plain means over the languages, English left out."""
+    macro: list[list[float]] = [[] for _ in AVG_KEYS]
+    for language, values in values_by_language.items():
         if language != EXCLUDED_FROM_MACRO:
             # passage f1, recall, precision, then minimal (the order of AVG_KEYS)
             for slot, value in zip(
                 macro, (values[0], values[2], values[1], values[10], values[12], values[11])
             ):
                 slot.append(value)
-    result: dict[str, Any] = {key: _mean(values) for key, values in zip(AVG_KEYS, macro)}
+    return {key: _mean(values) for key, values in zip(AVG_KEYS, macro)}
+
+
+def score(
+    predictions: Sequence[Prediction | None],
+    references: Sequence[Reference | None],
+    passage_non_null_threshold: int = DEFAULT_THRESHOLD,
+    minimal_non_null_threshold: int = DEFAULT_THRESHOLD,
+    details: bool = False,
+) -> dict[str, Any]:
+    """The official macro and per-language numbers from normalized rows (see ``normalize_*``).
+
+    With ``details``, ``result["details"]`` also lists, in gold order, each gold example of a
+    scored language: its gold and prediction per task, the credit and the score.
+    """
+    per_language: dict[str, dict[str, Any]] = {}
+    values_by_language: dict[str, list] = {}
+    records: list[tuple[int, dict[str, Any]]] = []
+    for language, passage_stats, minimal_stats, lang_records in language_stats(
+        predictions, references, passage_non_null_threshold, minimal_non_null_threshold, details
+    ):
+        records += lang_records
+        values = language_values(passage_stats, minimal_stats)
+        values_by_language[language] = values
+        per_language[language] = dict(zip(PER_LANGUAGE_KEYS, values))
+    result: dict[str, Any] = macro_averages(values_by_language)
     result["per_language"] = per_language
     if details:
         result["details"] = [record for _, record in sorted(records, key=_by_position)]
