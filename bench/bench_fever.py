@@ -124,7 +124,7 @@ On files the CLI is well ahead, since parsing dominates there.
                 + (
                     "met"
                     if t_compute <= t_official
-                    else f"missed by {t_compute / t_official - 1:.0%}"
+                    else f"missed by {t_compute / t_official - 1:.0%} (why: fever.md)"
                 ),
             }
         ],
