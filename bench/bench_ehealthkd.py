@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import statistics
 import sys
 import time
@@ -24,21 +22,11 @@ from pathlib import Path
 import taskeval
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench.common import write_summary
+from bench.common import machine, median_time, write_summary
 
 PARITY = Path(__file__).resolve().parents[1].parent / "shared" / "parity" / "ehealthkd"
 # The official tool's figure: ~24 s of CPU for 150 scenario evaluations (50 runs x 3 scenarios).
 OFFICIAL_MS_PER_SCENARIO = 160.0
-
-
-def _cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def main() -> None:
@@ -65,7 +53,7 @@ def main() -> None:
     total_wall = sum(r[2] for r in rows)
     per_eval = 1000 * total_cpu / n_eval
     per_eval_min = 1000 * sum(r[3] for r in rows) / n_eval
-    print(f"machine: {os.cpu_count()} CPUs, {_cpu_model()}, Python {platform.python_version()}")
+    print(f"machine: {machine()}")
     print(f"{'submission':28s} {'CPU ms (3 scenarios)':>22s} {'wall ms':>9s} {'min CPU ms':>11s}")
     for name, c, w, m in rows:
         print(f"{name:28s} {1000 * c:22.1f} {1000 * w:9.1f} {1000 * m:11.1f}")
@@ -93,15 +81,6 @@ def main() -> None:
             }
         ],
     )
-
-
-def _median_ms(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return 1000 * statistics.median(times)
 
 
 def time_compute(cases: list[dict], repeat: int) -> float:
@@ -134,7 +113,9 @@ def time_compute(cases: list[dict], repeat: int) -> float:
 
     n_rows = sum(len(inputs["references"]) for _, inputs in work)
     n_records = with_details()
-    t_direct, t_details, t_arrow = (_median_ms(f, repeat) for f in (direct, with_details, arrow))
+    t_direct, t_details, t_arrow = (
+        1000 * median_time(f, repeat)[0] for f in (direct, with_details, arrow)
+    )
     print(
         f"compute() on {len(work)} scenario evaluations ({n_rows} scored sentence pairs), wall ms:"
     )

@@ -10,14 +10,8 @@ from collections.abc import Iterable, Mapping
 from os import PathLike
 from typing import Any
 
+from .jsonl import read_jsonl
 from .scoring import DEFAULT_MAX_EVIDENCE, fever_score, gc_paused
-
-try:  # the same JSON, parsed several times faster, when orjson is installed (taskeval requires it)
-    from orjson import JSONDecodeError
-    from orjson import loads as _loads
-except ImportError:  # pragma: no cover - the folder alone needs only the standard library
-    from json import JSONDecodeError
-    from json import loads as _loads
 
 
 def _int_or_none(text: str) -> int | None:
@@ -26,18 +20,6 @@ def _int_or_none(text: str) -> int | None:
 
 # compute() options, each with the parser of its command-line value.
 OPTIONS = {"max_evidence": _int_or_none}
-
-
-def read_jsonl(path: str | PathLike) -> list[Any]:
-    """One JSON value per line, as the official scorer reads its files (a blank line is an error)."""
-    rows = []
-    with gc_paused(), open(path, "rb") as f:
-        for number, line in enumerate(f, 1):
-            try:
-                rows.append(_loads(line))
-            except JSONDecodeError as e:
-                raise ValueError(f"{path}, line {number}: not a JSON value ({e})") from None
-    return rows
 
 
 _PREDICTION_FIELDS = ("id", "predicted_label", "predicted_evidence")

@@ -7,12 +7,12 @@ holds a symlink to it). Not imported by the metric scripts, so each folder stays
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from .jsonl import read_jsonl
 from .scoring import ABSTRACT_KEYS, SENTENCE_KEYS, scifact_scores
 
 # compute() options with the parser of their command-line value: the evaluator has none.
@@ -22,21 +22,6 @@ OPTIONS: dict[str, Any] = {}
 # of the leaderboard's numbers ``taskeval score`` prints.
 _KEYS = {"scifact_abstract": ABSTRACT_KEYS, "scifact_sentence": SENTENCE_KEYS}
 _METRIC = Path(__file__).parent.name
-
-
-def read_jsonl(path: str | PathLike) -> list[Any]:
-    """One JSON value per line, as the evaluator reads its files (a blank line is an error).
-
-    Python's ``json`` keeps the last value of a repeated key, as the evaluator does.
-    """
-    rows = []
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError as e:
-                raise ValueError(f"{path}, line {number}: not a JSON value ({e})") from None
-    return rows
 
 
 def _claim(path: Any, number: int, row: Any) -> tuple[str, Any, Mapping]:
