@@ -280,8 +280,9 @@ def test_not_utf8(tmp_path):
 
 def test_missing_files_and_folders(tmp_path):
     gold, sub = _case(tmp_path, scenarios=SCENARIOS[:2])
-    with pytest.raises(ValueError, match="scenario3-taskB"):
-        score_files(gold, sub)
+    assert sorted(score_files(gold, sub)) == ["scenario1", "scenario2"]  # the folders there
+    with pytest.raises(ValueError, match="no scenario3-taskB folder"):
+        score_files(gold, sub, scenario="scenario3")
     (sub / "scenario1-main" / "output_scenario1.txt").unlink()
     with pytest.raises(ValueError, match="sentence file not found"):
         read_official(gold / "scenario1-main", sub / "scenario1-main")

@@ -409,26 +409,186 @@ def read_official(references: str | PathLike, predictions: str | PathLike) -> di
     return {"predictions": [_row(s) for s in sub], "references": [_row(s) for s in gold]}
 
 
-def score_files(references: str | PathLike, predictions: str | PathLike) -> dict[str, dict]:
-    """What ``taskeval score ehealthkd`` prints: the three scenarios of a submission folder.
+def _is_sentence_file(path: Path) -> bool:
+    name = path.name
+    return (
+        name.endswith(".txt")
+        and name.startswith(("input_", "output_"))
+        and not name.startswith(("output_a_", "output_b_"))
+    )
 
-    ``references`` and ``predictions`` are the gold and submission top folders, each holding
-    ``scenario1-main``, ``scenario2-taskA`` and ``scenario3-taskB``.
+
+def _holds_sentences(folder: Path) -> bool:
+    return any(_is_sentence_file(p) for p in folder.iterdir() if p.is_file())
+
+
+def _scenario_of(folder: Path) -> str | None:
+    """The scenario a scenario folder holds, told by its name or its sentence file's, or None."""
+    number = _scenario_number(folder)
+    if number is None:
+        numbers = {
+            m.group(1)
+            for p in folder.iterdir()
+            if (m := re.fullmatch(r"(?:input|output)_scenario(\d+)\.txt", p.name))
+        }
+        number = numbers.pop() if len(numbers) == 1 else None
+    scenario = f"scenario{number}"
+    return scenario if scenario in SCENARIOS else None
+
+
+def _layout(folder: Path) -> dict[str | None, Path] | None:
+    """The scenario folders of one gold or submission folder, keyed by scenario.
+
+    The folder itself when it holds a sentence file (keyed None if nothing tells its
+    scenario); else its sub-folders named for a scenario (``scenario1-main``, ...); else None.
+    """
+    if not folder.is_dir():
+        return None
+    if _holds_sentences(folder):
+        return {_scenario_of(folder): folder}
+    found: dict[str | None, Path] = {}
+    for child in sorted(p for p in folder.iterdir() if p.is_dir()):
+        number = _scenario_number(child)
+        if number is None or f"scenario{number}" not in SCENARIOS:
+            continue
+        scenario = f"scenario{number}"
+        if scenario in found:
+            raise ValueError(
+                f"{folder}: two folders for {scenario}: {found[scenario].name}, {child.name}"
+            )
+        found[scenario] = child
+    return found or None
+
+
+_LAYOUTS = (
+    "a scenario folder (a sentence file such as output_scenario1.txt, or input_scenario1.txt for "
+    "the gold, with its output_a_ and output_b_ companions) or a folder of scenario folders "
+    f"({', '.join(SCENARIO_FOLDERS.values())})"
+)
+
+
+def submissions(folder: str | PathLike) -> list[tuple[str, Path]] | None:
+    """The submissions in a folder of several, named by their path in it (``team/run1``).
+
+    None when the folder is itself one submission. Submissions are looked for two levels deep,
+    as the official tool's layouts (``runs/`` or ``participants/runs/``) put them.
+    """
+    top = Path(folder)
+    if not top.is_dir():
+        raise ValueError(f"{top}: no such folder")
+    if _layout(top) is not None:
+        return None
+    runs: list[tuple[str, Path]] = []
+
+    def walk(parent: Path, depth: int) -> None:
+        for child in sorted(p for p in parent.iterdir() if p.is_dir()):
+            if child.name.startswith("."):
+                continue
+            if _layout(child) is not None:
+                runs.append((child.relative_to(top).as_posix(), child))
+            elif depth < 2:
+                walk(child, depth + 1)
+
+    walk(top, 1)
+    if not runs:
+        raise ValueError(f"{top}: no submission found: expected {_LAYOUTS}, or a folder of those")
+    return runs
+
+
+def scenario_pairs(
+    references: str | PathLike, predictions: str | PathLike, scenario: str | None = None
+) -> list[tuple[str, Path, Path]]:
+    """``(scenario, gold folder, submission folder)`` for each scenario to score.
+
+    Either side is a scenario folder or a folder of scenario folders. Scored: the scenarios of
+    the submission (``scenario`` picks one, or names the scenario of a folder whose names do
+    not tell it); each must have its gold. Gold scenarios the submission lacks are skipped
+    with a warning.
+    """
+    if scenario is not None and scenario not in SCENARIOS:
+        raise ValueError(f"scenario must be one of {', '.join(SCENARIOS)}, got {scenario!r}")
+    gold, subm = _layout(Path(references)), _layout(Path(predictions))
+    if gold is None:
+        raise ValueError(f"{references}: expected {_LAYOUTS}")
+    if subm is None:
+        raise ValueError(f"{predictions}: expected {_LAYOUTS}")
+    gold_direct = Path(references) in gold.values()  # the folder itself, not a sub-folder
+    if Path(predictions) in subm.values():
+        ((named, folder),) = subm.items()
+        gold_named = next(iter(gold)) if gold_direct else None
+        if scenario is None and named and gold_named and named != gold_named:
+            raise ValueError(f"{references} holds {gold_named} but {predictions} holds {named}")
+        chosen = scenario or named or gold_named
+        if chosen is None:
+            raise ValueError(
+                f"{predictions}: neither its name nor its files tell which scenario it holds "
+                f"(1, 2 or 3): name it (--scenario N on the command line)"
+            )
+        gold_folder = Path(references) if gold_direct else gold.get(chosen)
+        if gold_folder is None:
+            raise ValueError(f"{references}: no {SCENARIO_FOLDERS[chosen]} folder")
+        return [(chosen, gold_folder, folder)]
+    if gold_direct:
+        ((named, folder),) = gold.items()
+        chosen = scenario or named
+        if chosen is None:
+            raise ValueError(
+                f"{references}: neither its name nor its files tell which scenario it holds "
+                f"(1, 2 or 3): name it (--scenario N on the command line)"
+            )
+        if chosen not in subm:
+            raise ValueError(f"{predictions}: no {SCENARIO_FOLDERS[chosen]} folder")
+        return [(chosen, folder, subm[chosen])]
+    wanted = [scenario] if scenario is not None else [s for s in SCENARIOS if s in subm]
+    pairs = []
+    for name in wanted:
+        if name not in subm:
+            raise ValueError(f"{predictions}: no {SCENARIO_FOLDERS[name]} folder")
+        if name not in gold:
+            raise ValueError(f"{references}: no {SCENARIO_FOLDERS[name]} folder")
+        pairs.append((name, gold[name], subm[name]))
+    missing = [SCENARIO_FOLDERS[s] for s in SCENARIOS if s in gold and s not in subm]
+    if scenario is None and missing:
+        warnings.warn(
+            f"{predictions}: no {', '.join(missing)} folder; scored: "
+            f"{', '.join(name for name, _, _ in pairs)}",
+            stacklevel=2,
+        )
+    return pairs
+
+
+def score_files(
+    references: str | PathLike, predictions: str | PathLike, scenario: str | None = None
+) -> dict[str, dict]:
+    """What ``taskeval score ehealthkd`` prints.
+
+    ``predictions`` is one submission, a scenario folder or a folder of scenario folders
+    (``scenario1-main``, ``scenario2-taskA``, ``scenario3-taskB``), scored as
+    ``{"scenario1": {...}, ...}`` for the scenarios it holds; or a folder of several submissions,
+    scored as ``{submission: {"scenario1": {...}, ...}}`` (see ``submissions``). ``references``
+    is the gold, laid out the same way; ``scenario`` picks one scenario (see ``scenario_pairs``).
     """
     if references is None:
         raise ValueError("ehealthkd needs the gold folder as references")
-    out = {}
     collecting = gc.isenabled()
     gc.disable()  # parsing builds many small objects and no cycles: collections only cost time
     try:
-        for scenario in SCENARIOS:
-            gold_dir = Path(references) / SCENARIO_FOLDERS[scenario]
-            sub_dir = Path(predictions) / SCENARIO_FOLDERS[scenario]
-            sub, gold, names = read_scenario(gold_dir, sub_dir)
-            out[scenario] = score(sub, gold, scenario, names)
+        runs = submissions(predictions)
+        if runs is None:
+            return _score_pairs(scenario_pairs(references, predictions, scenario))
+        return {
+            name: _score_pairs(scenario_pairs(references, path, scenario)) for name, path in runs
+        }
     finally:
         if collecting:
             gc.enable()
+
+
+def _score_pairs(pairs: list[tuple[str, Path, Path]]) -> dict[str, dict]:
+    out = {}
+    for scenario, gold_dir, sub_dir in pairs:
+        submitted, gold, names = read_scenario(gold_dir, sub_dir)
+        out[scenario] = score(submitted, gold, scenario, names)
     return out
 
 
