@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from os import PathLike
+from pathlib import Path
 from typing import Any
 
-from .registry import metric_dir, metric_module
+from .registry import list_metrics, metric_dir, metric_module
 
 StrPath = str | PathLike
 
@@ -50,11 +52,64 @@ def read_official(
     return metric_module(name, "inputs").read_official(references, predictions)
 
 
+def metric_names(names: str | Sequence[str]) -> list[str]:
+    """``"a,b"`` or ``["a", "b"]`` → ``["a", "b"]``, each a known metric, none twice."""
+    listed = names.split(",") if isinstance(names, str) else list(names)
+    known = list_metrics()
+    out: list[str] = []
+    for name in listed:
+        if name not in known:
+            raise ValueError(f"unknown metric {name!r}; taskeval has {', '.join(known)}")
+        if name in out:
+            raise ValueError(f"metric {name!r} is given twice")
+        out.append(name)
+    if not out:
+        raise ValueError("give at least one metric")
+    return out
+
+
 def score_files(
-    name: str, *, references: StrPath | None = None, predictions: StrPath, **options: Any
+    name: str | Sequence[str],
+    *,
+    references: StrPath | None = None,
+    predictions: StrPath,
+    scenario: str | None = None,
+    **options: Any,
 ) -> dict[str, Any]:
-    """Score official files with the metric's plain scoring core (what ``taskeval score`` prints)."""
-    return metric_module(name, "inputs").score_files(references, predictions, **options)
+    """Score official files with the metrics' plain scoring cores (what ``taskeval score`` prints).
+
+    ``name`` is one metric or several (``"scifact_abstract,scifact_sentence"`` or a list): their
+    numbers are merged into one dict, and metrics that share a reader (the two SciFact levels)
+    read and score the files once. ``options`` are the metrics' ``compute()`` options;
+    ``scenario`` ("scenario1", ...) is for ``ehealthkd``, whose ``predictions`` may also be a
+    folder of several submissions (see its ``inputs.score_files``).
+    """
+    names = metric_names(name)
+    if scenario is not None and "ehealthkd" not in names:
+        raise ValueError("scenario is an ehealthkd setting")
+    # Metrics whose folders share one inputs module (a symlink) are scored together.
+    groups: dict[Path, list[str]] = {}
+    for metric in names:
+        groups.setdefault((metric_dir(metric) / "inputs.py").resolve(), []).append(metric)
+    accepted = {metric: set(metric_module(metric, "inputs").OPTIONS) for metric in names}
+    unknown = sorted(set(options) - set().union(*accepted.values()))
+    if unknown:
+        raise ValueError(f"{', '.join(names)} take no option {', '.join(unknown)}")
+    result: dict[str, Any] = {}
+    for group in groups.values():
+        module = metric_module(group[0], "inputs")
+        kwargs = {k: v for k, v in options.items() if k in accepted[group[0]]}
+        if group[0] == "ehealthkd" and scenario is not None:
+            kwargs["scenario"] = scenario
+        if len(group) == 1:
+            scores = module.score_files(references, predictions, **kwargs)
+        else:
+            scores = module.score_metrics(group, references, predictions, **kwargs)
+        clash = sorted(set(scores) & set(result))
+        if clash:
+            raise ValueError(f"{', '.join(names)} both give {', '.join(clash)}: score them apart")
+        result.update(scores)
+    return result
 
 
 def references_from_hub(name: str, rows: Any, **kwargs: Any) -> list[dict]:

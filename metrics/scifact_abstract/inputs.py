@@ -91,9 +91,16 @@ def read_official(
 
 def score_files(references: str | PathLike | None, predictions: str | PathLike) -> dict[str, float]:
     """What ``taskeval score scifact_abstract|scifact_sentence`` prints."""
+    return score_metrics([_METRIC] if _METRIC in _KEYS else list(_KEYS), references, predictions)
+
+
+def score_metrics(
+    metrics: list[str], references: str | PathLike | None, predictions: str | PathLike
+) -> dict[str, float]:
+    """The numbers of several metrics served by this module, the files read and scored once
+    (``taskeval score scifact_abstract,scifact_sentence``: the leaderboard's 12 numbers)."""
     scores = scifact_scores(**read_official(references, predictions))
-    keys = _KEYS.get(_METRIC, ABSTRACT_KEYS + SENTENCE_KEYS)
-    return {k: scores[k] for k in keys}
+    return {k: scores[k] for metric in metrics for k in _KEYS[metric]}
 
 
 _HUB_FIELDS = ("id", "evidence_doc_id", "evidence_label", "evidence_sentences")
