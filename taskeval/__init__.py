@@ -8,23 +8,59 @@ Usage::
     metric.compute(**taskeval.read_official("fever_score", predictions="predictions.jsonl"))
 """
 
-from .api import load, read_official, references_from_hub, score_files
-from .compare import compare, compare_rows, intervals
-from .install import install_metrics, uninstall_metrics
-from .registry import list_metrics, metric_dir
+from __future__ import annotations
+
+import sys
+from importlib import import_module
+from types import ModuleType
+from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "compare",
-    "compare_rows",
-    "install_metrics",
-    "intervals",
-    "list_metrics",
-    "load",
-    "metric_dir",
-    "read_official",
-    "references_from_hub",
-    "score_files",
-    "uninstall_metrics",
-]
+# Public name -> the submodule defining it. Submodules are imported on first use, so that
+# ``import taskeval`` and the scoring path of the CLI stay free of numpy, evaluate and datasets.
+_EXPORTS = {
+    "compare": "compare",
+    "compare_rows": "compare",
+    "install_metrics": "install",
+    "intervals": "compare",
+    "list_metrics": "registry",
+    "load": "api",
+    "metric_dir": "registry",
+    "read_official": "api",
+    "references_from_hub": "api",
+    "score_files": "api",
+    "uninstall_metrics": "install",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'taskeval' has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    setattr(sys.modules[__name__], name, value)
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
+
+
+class _Package(ModuleType):
+    """The package module: ``taskeval.compare`` stays the function, not its submodule.
+
+    Importing a submodule binds it on its package under its own name; the function
+    ``compare`` shares its name with the submodule that defines it, so that binding is
+    turned into the function (as the former eager ``from .compare import compare`` did).
+    """
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, ModuleType) and _EXPORTS.get(name) == name:
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
