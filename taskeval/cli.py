@@ -1,127 +1,278 @@
-"""``taskeval``: score official files, list the metrics, install them for ``evaluate.load``."""
+"""``taskeval``: score official files, compare systems, list the metrics, install them.
+
+stdout carries the result only: JSON by default (``--table``: a table for people; ``--csv`` for
+eHealth-KD). Every error is one line on stderr; the exit status is 2 for a usage error and 1 for
+a data error (a bad file, a bad row). Only what a command uses is imported: scoring a file
+needs neither numpy nor evaluate.
+
+A subcommand is a ``(setup, run)`` pair in ``COMMANDS``: ``setup`` adds its arguments to its
+parser, ``run`` takes the parsed arguments and returns the exit status. ``score`` and
+``compare`` take the metric first, and their options depend on it, so their parser is built
+once the metric is known.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
 
-from .api import score_files
-from .compare import (
-    DEFAULT_CONFIDENCE,
-    DEFAULT_RESAMPLES,
-    DEFAULT_SEED,
-    METHODS,
-    compare,
-    format_result,
-)
-from .install import install_metrics, uninstall_metrics
+from . import __version__
 from .registry import list_metrics, metric_module
 
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="taskeval", description="Official shared-task scorers, bit for bit."
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
-
-    score = commands.add_parser(
-        "score", help="score official files and print the result as one JSON object"
-    )
-    names = list_metrics()
-    score.add_argument("metric", choices=names, metavar="METRIC", help=", ".join(names))
-    score.add_argument(
-        "rest", nargs=argparse.REMAINDER, help="--references, --predictions, options"
-    )
-
-    comp = commands.add_parser(
-        "compare",
-        help="paired bootstrap / approximate randomization: intervals and p-values for systems",
-    )
-    comp.add_argument("metric", choices=names, metavar="METRIC", help=", ".join(names))
-    comp.add_argument(
-        "rest",
-        nargs=argparse.REMAINDER,
-        help="--references, --predictions A B [...], --method, --resamples, --seed, options",
-    )
-
-    commands.add_parser("list", help="list the metrics")
-
-    install = commands.add_parser(
-        "install",
-        help='make a plain evaluate.load("<name>") work offline (set HF_EVALUATE_OFFLINE=1 '
-        "before importing evaluate to skip the Hub probe)",
-    )
-    install.add_argument("names", nargs="*", metavar="METRIC", help="default: all")
-    install.add_argument("--uninstall", action="store_true", help="remove what install wrote")
-    install.add_argument("--cache", help="modules cache (default: evaluate's HF_MODULES_CACHE)")
-    return parser
+USAGE_ERROR = 2
+DATA_ERROR = 1
 
 
-_RESAMPLING = (
-    "resamples",
-    "seed",
-    "confidence",
-    "workers",
-    "json",
-    "ci",
-    "method",
-    "names",
-    "scenario",
-)
+class DataError(Exception):
+    """A problem with the files given: reported on one line, exit status 1."""
 
 
-def _resampling_arguments(parser: argparse.ArgumentParser) -> None:
+class _Parser(argparse.ArgumentParser):
+    """argparse, with every error on one line (argparse prints the usage block first)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(USAGE_ERROR, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _typed(parse: Callable[[str], Any], expected: str) -> Callable[[str], Any]:
+    """A ``type=`` for argparse whose error says what was expected (not a function name)."""
+
+    def convert(text: str) -> Any:
+        try:
+            return parse(text)
+        except (ValueError, TypeError):
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+
+    return convert
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise ValueError(text)
+    return value
+
+
+def _natural(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise ValueError(text)
+    return value
+
+
+def _fraction(text: str) -> float:
+    value = float(text)
+    if not 0.0 < value < 1.0:
+        raise ValueError(text)
+    return value
+
+
+def _scenario(text: str) -> str:
+    number = text.removeprefix("scenario")
+    if number not in ("1", "2", "3"):
+        raise ValueError(text)
+    return f"scenario{number}"
+
+
+# ---------------------------------------------------------------------------------------------
+# What each metric reads: the help of --references and --predictions.
+
+_FILES = {
+    "fever_score": (
+        "gold JSONL, paired with the predictions line by line (optional where each prediction "
+        "line carries its own 'label' and 'evidence')",
+        "predictions JSONL (id, predicted_label, predicted_evidence)",
+    ),
+    "scifact_abstract": (
+        "gold claims JSONL (claims_dev.jsonl)",
+        "predictions JSONL in the leaderboard's format",
+    ),
+    "ehealthkd": (
+        "gold: a scenario folder (input_scenarioN.txt with its output_a_/output_b_ files) or a "
+        "folder of scenario folders (scenario1-main, scenario2-taskA, scenario3-taskB)",
+        "a submission laid out like the gold, or a folder of several submissions (each scored "
+        "on its own)",
+    ),
+    "tydiqa": (
+        "gold JSONL of the TyDi QA dev set (.jsonl or .jsonl.gz)",
+        "predictions JSONL in the official format",
+    ),
+}
+_FILES["scifact_sentence"] = _FILES["scifact_abstract"]
+_NEEDS_REFERENCES = ("scifact_abstract", "scifact_sentence", "ehealthkd", "tydiqa")
+# Metrics scored anew on each resample, in worker processes.
+_WORKERS = ("tydiqa",)
+
+
+def _file_arguments(parser: argparse.ArgumentParser, metrics: list[str], several: bool) -> None:
+    refs, preds = _FILES[metrics[0]] if len(metrics) == 1 else ("gold file", "predictions file")
     parser.add_argument(
-        "--resamples", type=int, default=DEFAULT_RESAMPLES, help="default %(default)s"
+        "--references",
+        metavar="PATH",
+        required=any(m in _NEEDS_REFERENCES for m in metrics),
+        help=refs,
     )
-    parser.add_argument(
-        "--seed", type=int, default=DEFAULT_SEED, help="random seed (default %(default)s)"
-    )
-    parser.add_argument(
-        "--confidence", type=float, default=DEFAULT_CONFIDENCE, help="default %(default)s"
-    )
-    parser.add_argument(
-        "--workers",
-        type=int,
-        help="processes scoring TyDi QA resamples (default: the number of CPUs, at most 8)",
-    )
-    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-
-
-def _score_parser(name: str) -> argparse.ArgumentParser:
-    # Only the chosen metric's inputs module is imported: startup stays fast, and one metric's
-    # trouble cannot stop the others.
-    parser = argparse.ArgumentParser(
-        prog=f"taskeval score {name}", description=f"score {name} files"
-    )
-    parser.add_argument("--references", help="gold file (or folder)")
-    parser.add_argument("--predictions", required=True, help="predictions file (or folder)")
-    parser.add_argument(
-        "--ci",
-        action="store_true",
-        help="also give each score a paired-bootstrap confidence interval (a table; --json: JSON)",
-    )
-    _resampling_arguments(parser)
-    _metric_options(parser, name)
-    return parser
-
-
-def _compare_parser(name: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog=f"taskeval compare {name}",
-        description=f"compare systems on {name}: each score with its paired-bootstrap interval, "
-        "each system against the first with the difference, its interval and a p-value",
-    )
-    parser.add_argument("--references", help="gold file (or folder)")
     parser.add_argument(
         "--predictions",
+        metavar="PATH",
         required=True,
-        nargs="+",
-        help="one predictions file (or folder) per system; the first is the baseline",
+        nargs="+" if several else None,
+        help=f"one per system, the first is the baseline: {preds}" if several else preds,
     )
-    parser.add_argument("--names", nargs="+", help="system names (default: the paths)")
+
+
+def _metric_arguments(parser: argparse.ArgumentParser, metrics: list[str]) -> None:
+    group = parser.add_argument_group("options of the metric")
+    seen = set()
+    for metric in metrics:
+        for option, (parse, metavar, help_text) in metric_module(metric, "inputs").OPTIONS.items():
+            if option in seen:
+                continue
+            seen.add(option)
+            group.add_argument(
+                "--" + option.replace("_", "-"),
+                dest=option,
+                metavar=metavar,
+                type=_typed(parse, metavar),
+                default=argparse.SUPPRESS,
+                help=help_text,
+            )
+    if "ehealthkd" in metrics:
+        group.add_argument(
+            "--scenario",
+            metavar="N",
+            type=_typed(_scenario, "1, 2 or 3"),
+            help="score scenario N only (1: key phrases and relations, 2: key phrases, "
+            "3: relations); also names the scenario of a folder whose names do not tell it",
+        )
+
+
+def _resampling_arguments(parser: argparse.ArgumentParser, metric: str, when: str) -> None:
+    from .compare import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED
+
+    group = parser.add_argument_group(f"resampling{when}")
+    group.add_argument(
+        "--resamples",
+        metavar="N",
+        type=_typed(_positive, "a positive integer"),
+        default=DEFAULT_RESAMPLES,
+        help="bootstrap resamples (default %(default)s)",
+    )
+    group.add_argument(
+        "--seed",
+        metavar="N",
+        type=_typed(_natural, "a non-negative integer"),
+        default=DEFAULT_SEED,
+        help="random seed: the same seed gives the same intervals (default %(default)s)",
+    )
+    group.add_argument(
+        "--confidence",
+        metavar="P",
+        type=_typed(_fraction, "a number between 0 and 1"),
+        default=DEFAULT_CONFIDENCE,
+        help="confidence level of the intervals (default %(default)s)",
+    )
+    if metric in _WORKERS:
+        group.add_argument(
+            "--workers",
+            metavar="N",
+            type=_typed(_positive, "a positive integer"),
+            help="processes scoring the resamples (default: the number of CPUs, at most 8); "
+            "the results do not depend on it",
+        )
+
+
+def _output_arguments(parser: argparse.ArgumentParser, csv: bool = False) -> None:
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--table", action="store_true", help="print a table for people instead of JSON"
+    )
+    if csv:
+        group.add_argument(
+            "--csv",
+            action="store_true",
+            help="print CSV instead of JSON: one row per submission and scenario",
+        )
+    group.add_argument(
+        "--json", action="store_true", help="print JSON (the default; kept for older scripts)"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# score
+
+
+def _score_setup(parser: argparse.ArgumentParser, metrics: list[str]) -> None:
+    _file_arguments(parser, metrics, several=False)
+    _metric_arguments(parser, metrics)
+    _output_arguments(parser, csv=metrics == ["ehealthkd"])
+    if len(metrics) == 1:
+        parser.add_argument(
+            "--ci",
+            action="store_true",
+            help="add a paired-bootstrap confidence interval to each score (JSON: the layout "
+            "of taskeval compare)",
+        )
+        _resampling_arguments(parser, metrics[0], " (with --ci)")
+
+
+def _score_run(args: argparse.Namespace, metrics: list[str]) -> int:
+    options = _options(args, metrics)
+    if getattr(args, "ci", False):
+        from .compare import compare, format_result
+
+        result = _located(
+            lambda: compare(
+                metrics[0],
+                references=args.references,
+                predictions=[args.predictions],
+                **_resampling(args),
+                **options,
+            ),
+            metrics,
+            args.references,
+            [args.predictions],
+            options,
+        )
+        _print(format_result(result) if args.table else json.dumps(result))
+        return 0
+    from .api import score_files
+
+    result = _located(
+        lambda: score_files(
+            metrics, references=args.references, predictions=args.predictions, **options
+        ),
+        metrics,
+        args.references,
+        [args.predictions],
+        options,
+    )
+    if getattr(args, "csv", False):
+        _print(_ehealthkd_csv(result, args.predictions))
+    elif args.table:
+        _print(_score_table(result))
+    else:
+        _print(json.dumps(result))
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# compare
+
+
+def _compare_setup(parser: argparse.ArgumentParser, metrics: list[str]) -> None:
+    from .compare import METHODS
+
+    _file_arguments(parser, metrics, several=True)
+    parser.add_argument(
+        "--names", metavar="NAME", nargs="+", help="system names (default: the paths)"
+    )
     parser.add_argument(
         "--method",
         choices=METHODS,
@@ -129,83 +280,382 @@ def _compare_parser(name: str) -> argparse.ArgumentParser:
         help="how the p-values are computed (the intervals always come from the paired "
         "bootstrap; default %(default)s)",
     )
-    if name == "ehealthkd":
-        parser.add_argument(
-            "--scenario",
-            choices=("scenario1", "scenario2", "scenario3"),
-            help="one scenario only (default: all three)",
-        )
-    _resampling_arguments(parser)
-    _metric_options(parser, name)
+    _metric_arguments(parser, metrics)
+    _output_arguments(parser)
+    _resampling_arguments(parser, metrics[0], "")
+
+
+def _compare_run(args: argparse.Namespace, metrics: list[str]) -> int:
+    from .compare import compare, format_result
+
+    if args.names is not None and len(args.names) != len(args.predictions):
+        raise _UsageError(f"{len(args.names)} names for {len(args.predictions)} prediction files")
+    options = _options(args, metrics)
+    result = _located(
+        lambda: compare(
+            metrics[0],
+            references=args.references,
+            predictions=args.predictions,
+            names=args.names,
+            method=args.method,
+            **_resampling(args),
+            **options,
+        ),
+        metrics,
+        args.references,
+        args.predictions,
+        options,
+    )
+    _print(format_result(result) if args.table else json.dumps(result))
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# list, install
+
+
+def _list_setup(parser: argparse.ArgumentParser) -> None:
+    pass
+
+
+def _list_run(args: argparse.Namespace) -> int:
+    _print("\n".join(list_metrics()))
+    return 0
+
+
+def _install_setup(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "names",
+        nargs="*",
+        metavar="METRIC",
+        help=f"the metrics to install (default: all; {', '.join(list_metrics())})",
+    )
+    parser.add_argument("--uninstall", action="store_true", help="remove what install wrote")
+    parser.add_argument(
+        "--cache", metavar="DIR", help="modules cache (default: evaluate's HF_MODULES_CACHE)"
+    )
+
+
+def _install_run(args: argparse.Namespace) -> int:
+    from .api import metric_names
+    from .install import install_metrics, uninstall_metrics
+
+    if args.names:
+        try:
+            metric_names(args.names)
+        except ValueError as e:
+            raise _UsageError(str(e)) from None
+    action = uninstall_metrics if args.uninstall else install_metrics
+    try:
+        paths = action(args.names or None, cache=args.cache)
+    except OSError as e:
+        raise DataError(_os_error(e)) from None
+    _print("\n".join(map(str, paths)))
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The commands
+
+
+class Command:
+    """One subcommand: its help, how its parser is set up, how it runs.
+
+    ``per_metric`` commands take the metric (``score``: several, comma-separated) before their
+    options, and their ``setup``/``run`` receive the metric names.
+    """
+
+    def __init__(
+        self,
+        help: str,
+        setup: Callable[..., None],
+        run: Callable[..., int],
+        per_metric: bool = False,
+        several: bool = False,
+    ) -> None:
+        self.help, self.setup, self.run = help, setup, run
+        self.per_metric, self.several = per_metric, several
+
+
+COMMANDS: dict[str, Command] = {
+    "score": Command(
+        "score official files: the official scorer's numbers as one JSON object",
+        _score_setup,
+        _score_run,
+        per_metric=True,
+        several=True,
+    ),
+    "compare": Command(
+        "compare systems on the same gold: intervals, differences and p-values",
+        _compare_setup,
+        _compare_run,
+        per_metric=True,
+    ),
+    "list": Command("list the metrics", _list_setup, _list_run),
+    "install": Command(
+        'make a plain evaluate.load("<name>") work offline (set HF_EVALUATE_OFFLINE=1 before '
+        "importing evaluate to skip the Hub probe)",
+        _install_setup,
+        _install_run,
+    ),
+}
+
+
+def _parser() -> _Parser:
+    """The top-level parser; a per-metric command's parser here only says the metric is due."""
+    parser = _Parser(prog="taskeval", description="Official shared-task scorers, bit for bit.")
+    parser.add_argument("--version", action="version", version=f"taskeval {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, command in COMMANDS.items():
+        sub = commands.add_parser(name, help=command.help, description=command.help)
+        if command.per_metric:
+            what = "METRIC[,METRIC...]" if command.several else "METRIC"
+            sub.add_argument(
+                "metric",
+                metavar=what,
+                help=f"one of {', '.join(list_metrics())}"
+                + ("; several, comma-separated, are scored together" if command.several else "")
+                + f". Its options: taskeval {name} METRIC --help",
+            )
+        else:
+            command.setup(sub)
     return parser
 
 
-def _metric_options(parser: argparse.ArgumentParser, name: str) -> None:
-    for option, parse in metric_module(name, "inputs").OPTIONS.items():
-        parser.add_argument(
-            "--" + option.replace("_", "-"), dest=option, type=parse, default=argparse.SUPPRESS
-        )
-
-
-def _resampled(command: str, metric: str, args: argparse.Namespace) -> int:
-    options = {
-        k: v for k, v in vars(args).items() if k not in ("references", "predictions", *_RESAMPLING)
-    }
-    predictions = args.predictions if command == "compare" else [args.predictions]
+def _metric_parser(name: str, command: Command, spec: str) -> tuple[_Parser, list[str]]:
     try:
-        result = compare(
-            metric,
-            references=args.references,
-            predictions=predictions,
-            names=getattr(args, "names", None),
-            scenario=getattr(args, "scenario", None),
-            method=getattr(args, "method", "bootstrap"),
-            resamples=args.resamples,
-            seed=args.seed,
-            confidence=args.confidence,
-            workers=args.workers,
-            **options,
-        )
-    except (ValueError, OSError) as e:
-        print(f"taskeval {command} {metric}: error: {e}", file=sys.stderr)
-        return 2
-    print(json.dumps(result) if args.json else format_result(result))
-    return 0
+        from .api import metric_names
+
+        metrics = metric_names(spec)
+    except ValueError as e:
+        raise _UsageError(str(e), f"taskeval {name}") from None
+    if len(metrics) > 1 and not command.several:
+        raise _UsageError(f"{name} takes one metric", f"taskeval {name}")
+    parser = _Parser(prog=f"taskeval {name} {spec}", description=command.help)
+    command.setup(parser, metrics)
+    return parser, metrics
+
+
+class _UsageError(Exception):
+    def __init__(self, message: str, prog: str | None = None) -> None:
+        super().__init__(message)
+        self.prog = prog
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers of the commands
+
+_NOT_OPTIONS = ("references", "predictions", "table", "csv", "json", "ci", "names", "method")
+_RESAMPLING = ("resamples", "seed", "confidence", "workers")
+
+
+def _options(args: argparse.Namespace, metrics: list[str]) -> dict[str, Any]:
+    return {
+        k: v
+        for k, v in vars(args).items()
+        if k not in _NOT_OPTIONS and k not in _RESAMPLING and not (k == "scenario" and v is None)
+    }
+
+
+def _resampling(args: argparse.Namespace) -> dict[str, Any]:
+    return {k: getattr(args, k, None) for k in _RESAMPLING}
+
+
+def _print(text: str) -> None:
+    sys.stdout.write(text + "\n")
+
+
+def _os_error(e: OSError) -> str:
+    if e.filename is not None and e.strerror:
+        return f"{e.filename}: {e.strerror}"
+    return str(e)
+
+
+# ``predictions[3]`` / ``references[3]`` in the scoring cores' messages: row indices of
+# compute() inputs, which for these metrics' files are the line numbers less one.
+_ROW = re.compile(r"\b(predictions|references)\[(\d+)\]")
+_ROW_PER_LINE = ("fever_score", "scifact_abstract", "scifact_sentence")
+
+
+def _where(metrics: list[str], references: Any, predictions: Any) -> Callable[[str], str]:
+    def replace(match: re.Match) -> str:
+        side, line = match.group(1), int(match.group(2)) + 1
+        path = predictions
+        if side == "references" and references is not None:
+            path = references
+            if "fever_score" in metrics and _carries_gold(predictions, line):
+                path = predictions  # that prediction line is its own gold
+        return f"{path}, line {line}"
+
+    def locate(message: str) -> str:
+        if not set(metrics) <= set(_ROW_PER_LINE):
+            return message
+        return _ROW.sub(replace, message)
+
+    return locate
+
+
+def _carries_gold(predictions: Any, line: int) -> bool:
+    inputs = metric_module("fever_score", "inputs")
+    try:
+        rows = metric_module("fever_score", "jsonl").read_jsonl(predictions)
+    except (OSError, ValueError):
+        return False
+    row = rows[line - 1] if line <= len(rows) else None
+    return isinstance(row, dict) and inputs.carries_gold(row)
+
+
+def _located(
+    work: Callable[[], Any],
+    metrics: list[str],
+    references: Any,
+    predictions: list[Any],
+    options: dict[str, Any],
+) -> Any:
+    """``work()``, its errors turned into one-line ``DataError`` naming the file and line.
+
+    Row errors of a run over several prediction files (``compare``) do not say which file:
+    each file is then scored alone to find the one at fault.
+    """
+    try:
+        return work()
+    except OSError as e:
+        raise DataError(_os_error(e)) from None
+    except ValueError as e:
+        message = str(e)
+    if len(predictions) > 1 and _ROW.search(message):
+        from .api import score_files
+
+        for path in predictions:
+            try:
+                score_files(metrics, references=references, predictions=path, **options)
+            except (ValueError, OSError) as e:
+                message = f"{_where(metrics, references, path)(str(e))}"
+                break
+    else:
+        message = _where(metrics, references, predictions[0])(message)
+    raise DataError(message)
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.4f}"
+    return "" if value is None else str(value)
+
+
+def _leaves(result: dict, labels: tuple = ()) -> list[tuple[tuple, dict]]:
+    """The dicts of scores in a nested result, each with the keys leading to it."""
+    flat = {k: v for k, v in result.items() if not isinstance(v, dict)}
+    out = [(labels, flat)] if flat else []
+    for key, value in result.items():
+        if isinstance(value, dict):
+            out += _leaves(value, (*labels, key))
+    return out
+
+
+def _score_table(result: dict) -> str:
+    """A result of ``score`` for people: its scores, and each nested level as a matrix."""
+    from .table import text_table
+
+    blocks = []
+    leaves = _leaves(result)
+    if leaves and not leaves[0][0]:  # top-level scores
+        _, flat = leaves.pop(0)
+        blocks.append(text_table([["score", "value"]] + [[k, _cell(v)] for k, v in flat.items()]))
+    by_depth: dict[int, list[tuple[tuple, dict]]] = {}
+    for labels, flat in leaves:
+        by_depth.setdefault(len(labels), []).append((labels, flat))
+    for group in by_depth.values():
+        columns = list(dict.fromkeys(k for _, flat in group for k in flat))
+        names = [" / ".join(map(str, labels)) for labels, _ in group]
+        if len(columns) > len(group):  # more scores than rows: one row per score reads better
+            rows = [["score", *names]]
+            rows += [[c, *(_cell(flat.get(c)) for _, flat in group)] for c in columns]
+        else:
+            rows = [["", *columns]]
+            rows += [
+                [n, *(_cell(flat.get(c)) for c in columns)] for n, (_, flat) in zip(names, group)
+            ]
+        blocks.append(text_table(rows))
+    return "\n\n".join(blocks)
+
+
+def _ehealthkd_csv(result: dict, predictions: Any) -> str:
+    """One row per submission and scenario; floats written in full (they read back equal)."""
+    import csv
+    import io
+    from pathlib import Path
+
+    if all(k.startswith("scenario") for k in result):  # one submission
+        result = {Path(predictions).name: result}
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    header = None
+    for submission, scenarios in result.items():
+        for scenario, scores in scenarios.items():
+            if header is None:
+                header = ["submission", "scenario", *scores]
+                writer.writerow(header)
+            writer.writerow([submission, scenario, *(repr(v) for v in scores.values())])
+    return out.getvalue().rstrip("\n")
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def _show_warning(prog: str) -> Callable[..., None]:
+    def show(message: Any, category: Any, *args: Any, **kwargs: Any) -> None:
+        sys.stderr.write(f"{prog}: warning: {' '.join(str(message).split())}\n")
+
+    return show
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    if args.command == "list":
-        print("\n".join(list_metrics()))
-    elif args.command == "install":
-        action = uninstall_metrics if args.uninstall else install_metrics
-        for path in action(args.names or None, cache=args.cache):
-            print(path)
-    elif args.command == "compare":
-        return _resampled(
-            "compare", args.metric, _compare_parser(args.metric).parse_args(args.rest)
+    """Run ``taskeval`` with ``argv`` (default: the command line); returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    prog = "taskeval"
+    try:
+        name = argv[0] if argv and not argv[0].startswith("-") else None
+        command = COMMANDS.get(name) if name else None
+        if command is not None and command.per_metric and len(argv) > 1:
+            spec = argv[1]
+            if spec.startswith("-") and spec not in ("-h", "--help"):
+                raise _UsageError(
+                    f"the metric comes first: taskeval {name} METRIC [options]", f"taskeval {name}"
+                )
+            if not spec.startswith("-"):
+                parser, metrics = _metric_parser(name, command, spec)
+                prog = parser.prog
+                args = parser.parse_args(argv[2:])
+                with warnings.catch_warnings():
+                    warnings.simplefilter("default")
+                    warnings.showwarning = _show_warning(prog)
+                    return command.run(args, metrics)
+        args = _parser().parse_args(argv)
+        prog = f"taskeval {args.command}"
+        return COMMANDS[args.command].run(args)
+    except _UsageError as e:
+        sys.stderr.write(f"{e.prog or prog}: error: {e} (see {e.prog or prog} --help)\n")
+        return USAGE_ERROR
+    except DataError as e:
+        sys.stderr.write(f"{prog}: error: {' '.join(str(e).splitlines())}\n")
+        return DATA_ERROR
+    except ValueError as e:  # a metric's setting refused by its scorer
+        sys.stderr.write(f"{prog}: error: {' '.join(str(e).splitlines())}\n")
+        return USAGE_ERROR
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{prog}: interrupted\n")
+        return 130
+    except BrokenPipeError:  # stdout closed early (| head): nothing more to say
+        return 0
+    except Exception as e:  # a bug: still one line, with the traceback on request
+        if os.environ.get("TASKEVAL_TRACEBACK"):
+            raise
+        sys.stderr.write(
+            f"{prog}: internal error: {type(e).__name__}: {' '.join(str(e).splitlines())} "
+            f"(please report it; TASKEVAL_TRACEBACK=1 shows the traceback)\n"
         )
-    else:
-        score_args = _score_parser(args.metric).parse_args(args.rest)
-        if score_args.ci:
-            return _resampled("score", args.metric, score_args)
-        options = {
-            k: v
-            for k, v in vars(score_args).items()
-            if k not in ("references", "predictions", *_RESAMPLING)
-        }
-        try:
-            result = score_files(
-                args.metric,
-                references=score_args.references,
-                predictions=score_args.predictions,
-                **options,
-            )
-        except (ValueError, OSError) as e:
-            print(f"taskeval score {args.metric}: error: {e}", file=sys.stderr)
-            return 2
-        print(json.dumps(result))
-    return 0
+        return DATA_ERROR
 
 
 if __name__ == "__main__":

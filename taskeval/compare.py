@@ -23,6 +23,7 @@ import numpy as np
 
 from .api import read_official
 from .registry import metric_module
+from .table import text_table as _table
 from .units import Adapter, RowAdapter, SumAdapter, adapter
 
 StrPath = str | PathLike
@@ -337,8 +338,8 @@ def compare(
 
     ``predictions`` lists one prediction file (for ``ehealthkd``: one submission folder) per
     system; the first is the baseline every other is compared with. For ``ehealthkd`` the
-    result has one entry per scenario (``scenario`` picks one), each computed on that scenario's
-    gold sentences. See ``compare_rows`` for the rest.
+    result has one entry per scenario the submissions hold (``scenario`` picks one), each
+    computed on that scenario's gold sentences. See ``compare_rows`` for the rest.
     """
     if isinstance(predictions, (str, PathLike)):
         predictions = [predictions]
@@ -351,18 +352,22 @@ def compare(
             raise ValueError(f"{name} has no scenarios (scenario is for ehealthkd)")
         systems = [read_official(name, references=references, predictions=p) for p in predictions]
         return compare_rows(name, systems, names=names, **settings, **options)
-    inputs = metric_module(name, "inputs")
     if references is None:
         raise ValueError("ehealthkd needs the gold folder as references")
-    scenarios = [scenario] if scenario is not None else list(inputs.SCENARIO_FOLDERS)
+    # Each system is one submission: a scenario folder or a folder of scenario folders.
+    inputs = metric_module(name, "inputs")
+    pairs = [inputs.scenario_pairs(references, p, scenario) for p in predictions]
+    scenarios = [sc for sc, _, _ in pairs[0]]
+    for p, more in zip(predictions, pairs):
+        if [sc for sc, _, _ in more] != scenarios:
+            raise ValueError(
+                f"{p} holds {', '.join(sc for sc, _, _ in more)} but {predictions[0]} holds "
+                f"{', '.join(scenarios)}: compare the same scenarios (or pick one)"
+            )
     out = {}
-    for sc in scenarios:
-        if sc not in inputs.SCENARIO_FOLDERS:
-            raise ValueError(f"scenario must be one of {', '.join(inputs.SCENARIO_FOLDERS)}")
-        folder = inputs.SCENARIO_FOLDERS[sc]
+    for i, sc in enumerate(scenarios):
         systems = [
-            read_official(name, references=Path(references) / folder, predictions=Path(p) / folder)
-            for p in predictions
+            read_official(name, references=more[i][1], predictions=more[i][2]) for more in pairs
         ]
         out[sc] = compare_rows(name, systems, names=names, config_name=sc, **settings, **options)
     return out
@@ -409,13 +414,6 @@ def intervals(
 
 def _signed(value: float) -> str:
     return f"{value:+.4f}"
-
-
-def _table(rows: list[list[str]]) -> str:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
 
 
 def format_result(result: Mapping[str, Any]) -> str:

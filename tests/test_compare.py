@@ -270,16 +270,16 @@ def test_cli_compare_table_and_json(capsys):
     ]
     gold = str(SCIFACT / "dev_oracle" / "gold.jsonl")
     argv = ["compare", "scifact_abstract", "--references", gold, "--predictions", *preds]
-    assert main([*argv, "--resamples", "100", "--seed", "1"]) == 0
+    assert main([*argv, "--resamples", "100", "--seed", "1", "--table"]) == 0
     table = capsys.readouterr().out
     assert "95% interval" in table and "dev_multivers_fever_ckpt/predictions.jsonl" in table
-    assert main([*argv, "--resamples", "100", "--seed", "1", "--json"]) == 0
+    assert main([*argv, "--resamples", "100", "--seed", "1"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data == compare(
         "scifact_abstract", references=gold, predictions=preds, resamples=100, seed=1
     )
     assert format_result(data) == table.rstrip("\n")
-    argv = [*argv, "--method", "randomization", "--names", "A", "B", "--json"]
+    argv = [*argv, "--method", "randomization", "--names", "A", "B"]
     assert main(argv) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["method"] == "randomization" and data["comparisons"][0]["system"] == "B"
@@ -291,11 +291,11 @@ def test_cli_score_ci(capsys):
     argv = ["score", "fever_score", "--references", gold, "--predictions", preds]
     assert main(argv) == 0
     plain = json.loads(capsys.readouterr().out)
-    assert main([*argv, "--ci", "--json", "--resamples", "50", "--max-evidence", "5"]) == 0
+    assert main([*argv, "--ci", "--resamples", "50", "--max-evidence", "5"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["options"] == {"max_evidence": 5}
     assert data["systems"][0]["official"] == plain and data["comparisons"] == []
-    assert main([*argv, "--ci", "--resamples", "50"]) == 0
+    assert main([*argv, "--ci", "--resamples", "50", "--table"]) == 0
     assert "strict_score" in capsys.readouterr().out
 
 
@@ -303,7 +303,7 @@ def test_cli_errors_go_to_stderr(tmp_path, capsys):
     bad = tmp_path / "p.jsonl"
     bad.write_text('{"predicted_label": "SUPPORTS"}\n')
     argv = ["compare", "fever_score", "--predictions", str(bad), str(bad)]
-    assert main(argv) == 2
+    assert main(argv) == 1
     assert "taskeval compare fever_score: error:" in capsys.readouterr().err
 
 

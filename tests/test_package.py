@@ -51,12 +51,12 @@ def test_cli_list_and_errors(tmp_path):
     code, out, err = run_cli(
         ["score", "fever_score", "--predictions", str(bad), "--references", str(bad)]
     )
-    assert code == 2 and not out
+    assert code == 1 and not out
     assert "line 1: missing gold field 'label'" in err
     code, out, err = run_cli(
         ["score", "fever_score", "--predictions", str(tmp_path / "missing.jsonl")]
     )
-    assert code == 2 and "No such file" in err
+    assert code == 1 and "missing.jsonl: No such file" in err
 
 
 def test_cli_max_evidence_none_and_ints():

@@ -18,8 +18,15 @@ def _int_or_none(text: str) -> int | None:
     return None if text.lower() in ("none", "null") else int(text)
 
 
-# compute() options, each with the parser of its command-line value.
-OPTIONS = {"max_evidence": _int_or_none}
+# compute() options: the parser of the command-line value, its metavar and its help.
+OPTIONS = {
+    "max_evidence": (
+        _int_or_none,
+        "N|none",
+        "count only the first N predicted evidence sentences of each claim, as the official "
+        "scorer does (default 5; none: all of them)",
+    )
+}
 
 
 _PREDICTION_FIELDS = ("id", "predicted_label", "predicted_evidence")
@@ -50,16 +57,17 @@ def _pair(
                 f"{predictions}, line {index + 1}: expected a JSON object, got {row!r}"
             )
         out_preds.append({k: row[k] for k in _PREDICTION_FIELDS if k in row})
-        gold = (
-            row
-            if "label" in row and "evidence" in row
-            else _gold(actual, index, preds, references, predictions)
-        )
+        gold = row if carries_gold(row) else _gold(actual, index, preds, references, predictions)
         ref = {"label": gold["label"], "evidence": gold["evidence"]}
         if "id" in gold or "id" in row:
             ref = {"id": gold.get("id", row.get("id")), **ref}
         out_refs.append(ref)
     return {"predictions": out_preds, "references": out_refs}
+
+
+def carries_gold(row: dict) -> bool:
+    """Whether a prediction line is its own gold (then ``references`` is not read for it)."""
+    return "label" in row and "evidence" in row
 
 
 def _gold(actual: list | None, index: int, preds: list, references: Any, predictions: Any) -> dict:

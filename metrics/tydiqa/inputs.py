@@ -33,8 +33,16 @@ try:  # ISA-L inflates gzip about 3x faster than zlib, with the same API (packag
 except ImportError:  # pragma: no cover - the folder alone needs only the standard library
     import zlib
 
-# compute() options, each with the parser of its command-line value.
-OPTIONS = {"passage_non_null_threshold": int, "minimal_non_null_threshold": int}
+# compute() options: the parser of the command-line value, its metavar and its help.
+OPTIONS = {
+    f"{task}_non_null_threshold": (
+        int,
+        "N",
+        f"how many annotators must give a non-null {task} answer for the gold of an example to "
+        f"have one (default 2)",
+    )
+    for task in ("passage", "minimal")
+}
 
 _CHUNK = 1 << 22  # bytes per read
 _QUEUED = 4  # inflated chunks waiting for the reader: bounds memory
