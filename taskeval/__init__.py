@@ -46,7 +46,7 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_EXPORTS})
+    return sorted([*_EXPORTS, "__version__"])
 
 
 class _Package(ModuleType):

@@ -111,7 +111,8 @@ _WORKERS = ("tydiqa",)
 
 
 def _file_arguments(parser: argparse.ArgumentParser, metrics: list[str], several: bool) -> None:
-    refs, preds = _FILES[metrics[0]] if len(metrics) == 1 else ("gold file", "predictions file")
+    described = {_FILES[m] for m in metrics}
+    refs, preds = described.pop() if len(described) == 1 else ("gold file", "predictions file")
     parser.add_argument(
         "--references",
         metavar="PATH",
@@ -224,6 +225,8 @@ def _score_setup(parser: argparse.ArgumentParser, metrics: list[str]) -> None:
 
 def _score_run(args: argparse.Namespace, metrics: list[str]) -> int:
     options = _options(args, metrics)
+    if getattr(args, "ci", False) and getattr(args, "csv", False):
+        raise _UsageError("--csv prints the scores alone: use it without --ci")
     if getattr(args, "ci", False):
         from .compare import compare, format_result
 
@@ -567,12 +570,17 @@ def _score_table(result: dict) -> str:
         by_depth.setdefault(len(labels), []).append((labels, flat))
     for group in by_depth.values():
         columns = list(dict.fromkeys(k for _, flat in group for k in flat))
-        names = [" / ".join(map(str, labels)) for labels, _ in group]
+        # A level every row shares (TyDi QA's per_language) heads the table instead.
+        shared = 0
+        while shared < len(group[0][0]) - 1 and len({g[0][shared] for g in group}) == 1:
+            shared += 1
+        heading = " / ".join(map(str, group[0][0][:shared])) or "score"
+        names = [" / ".join(map(str, labels[shared:])) for labels, _ in group]
         if len(columns) > len(group):  # more scores than rows: one row per score reads better
-            rows = [["score", *names]]
+            rows = [[heading, *names]]
             rows += [[c, *(_cell(flat.get(c)) for _, flat in group)] for c in columns]
         else:
-            rows = [["", *columns]]
+            rows = [[heading if shared else "", *columns]]
             rows += [
                 [n, *(_cell(flat.get(c)) for c in columns)] for n, (_, flat) in zip(names, group)
             ]

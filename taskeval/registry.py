@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import importlib
-from importlib import resources
 from pathlib import Path
 from types import ModuleType
 
 
 def metrics_root() -> Path:
-    # importlib.resources, not a path relative to this file: editable installs map
-    # ``taskeval._metrics`` onto the repository's top-level ``metrics/`` folder.
-    return Path(str(resources.files("taskeval._metrics")))
+    # The package's own path, not one relative to this file: editable installs map
+    # ``taskeval._metrics`` onto the repository's top-level ``metrics/`` folder. (Not
+    # importlib.resources, whose import alone costs the CLI more than scoring a small file.)
+    return Path(importlib.import_module("taskeval._metrics").__path__[0])
 
 
 def list_metrics() -> list[str]:
