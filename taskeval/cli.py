@@ -651,6 +651,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as e:  # a metric's setting refused by its scorer
         sys.stderr.write(f"{prog}: error: {' '.join(str(e).splitlines())}\n")
         return USAGE_ERROR
+    except SystemExit as e:  # argparse: --help, --version, a usage error (already printed)
+        return e.code if isinstance(e.code, int) else USAGE_ERROR
     except KeyboardInterrupt:
         sys.stderr.write(f"{prog}: interrupted\n")
         return 130

@@ -1,0 +1,277 @@
+"""The command line as users meet it, through the real entry point (``python -m taskeval``).
+
+Expected numbers are the official scorers' on the bundled example files (SciFact ``eval.py
+--verbose``; eHealth-KD ``evaltest``'s scenario evaluation, the example copied under scenario 2).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import taskeval
+from taskeval.cli import COMMANDS, _metric_parser
+
+from harness import run_cli
+
+REPO = Path(__file__).resolve().parents[1]
+EHEALTHKD = REPO / "spaces" / "ehealthkd" / "examples"
+SCIFACT = REPO / "spaces" / "scifact_abstract" / "examples"
+FEVER = REPO / "spaces" / "fever_score" / "examples"
+
+SCIFACT_12 = {
+    "abstract_label_only_precision": 0.7058823529411765,
+    "abstract_label_only_recall": 0.7058823529411765,
+    "abstract_label_only_f1": 0.7058823529411765,
+    "abstract_rationalized_precision": 0.5294117647058824,
+    "abstract_rationalized_recall": 0.5294117647058824,
+    "abstract_rationalized_f1": 0.5294117647058824,
+    "sentence_selection_precision": 0.7222222222222222,
+    "sentence_selection_recall": 0.3939393939393939,
+    "sentence_selection_f1": 0.5098039215686274,
+    "sentence_label_precision": 0.5833333333333334,
+    "sentence_label_recall": 0.3181818181818182,
+    "sentence_label_f1": 0.4117647058823529,
+}
+_COUNTS = {
+    "correct_A": 67,
+    "incorrect_A": 7,
+    "partial_A": 16,
+    "missing_A": 14,
+    "spurious_A": 23,
+    "correct_B": 23,
+    "missing_B": 45,
+    "spurious_B": 40,
+}
+EHEALTHKD_1 = {
+    **_COUNTS,
+    "precision": 0.5568181818181818,
+    "recall": 0.5697674418604651,
+    "f1": 0.5632183908045977,
+}
+EHEALTHKD_2 = {
+    **_COUNTS,
+    "precision": 0.6637168141592921,
+    "recall": 0.7211538461538461,
+    "f1": 0.6912442396313364,
+}
+# Imported only by what scoring a file does not need.
+HEAVY = ("numpy", "evaluate", "datasets", "pyarrow", "pandas", "gradio", "taskeval.compare")
+
+
+def taskeval_cli(*args: str, python: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, *python, "-m", "taskeval", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
+
+
+def assert_one_line_error(done: subprocess.CompletedProcess, status: int, *fragments: str) -> str:
+    assert done.returncode == status, done.stderr
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("taskeval"), done.stderr
+    for internal in ("Traceback", "_int_or_none", "rest", "Namespace"):
+        assert internal not in lines[0]
+    for fragment in fragments:
+        assert fragment in lines[0]
+    return lines[0]
+
+
+def test_version():
+    done = taskeval_cli("--version")
+    assert done.returncode == 0 and done.stdout == f"taskeval {taskeval.__version__}\n"
+
+
+def test_both_scifact_levels_in_one_call_and_nothing_heavy_imported():
+    done = taskeval_cli(
+        "score",
+        "scifact_abstract,scifact_sentence",
+        "--references",
+        SCIFACT / "claims_dev.jsonl",
+        "--predictions",
+        SCIFACT / "predictions.jsonl",
+        python=("-X", "importtime"),
+    )
+    assert done.returncode == 0, done.stderr
+    printed = json.loads(done.stdout)
+    assert printed == SCIFACT_12 and list(printed) == list(SCIFACT_12)
+    imported = {
+        line.rsplit("|", 1)[-1].strip()
+        for line in done.stderr.splitlines()
+        if line.startswith("import time:")
+    }
+    assert "taskeval.cli" in imported
+    assert not [m for m in imported if m.startswith(HEAVY)]
+
+
+def test_package_names_load_on_first_use():
+    code = (
+        "import sys, taskeval; assert 'numpy' not in sys.modules; "
+        "import taskeval.compare; from taskeval.compare import format_result; "
+        "print(callable(taskeval.compare), callable(taskeval.score_files), 'numpy' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.split() == ["True", "True", "True"], done.stderr
+
+
+def test_ehealthkd_bundled_example_one_scenario_folder_per_side():
+    done = taskeval_cli(
+        "score",
+        "ehealthkd",
+        "--references",
+        EHEALTHKD / "gold",
+        "--predictions",
+        EHEALTHKD / "submission",
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"scenario1": EHEALTHKD_1}
+
+
+def test_ehealthkd_trees_a_chosen_scenario_and_several_submissions(tmp_path):
+    # gold: a tree holding scenario1-main only; runs/a: the example; runs/b: the gold itself.
+    shutil.copytree(EHEALTHKD / "gold", tmp_path / "gold" / "scenario1-main")
+    shutil.copytree(EHEALTHKD / "submission", tmp_path / "runs" / "a" / "scenario1-main")
+    shutil.copytree(EHEALTHKD / "gold", tmp_path / "runs" / "b" / "scenario1-main")
+    gold, runs = tmp_path / "gold", tmp_path / "runs"
+
+    done = taskeval_cli("score", "ehealthkd", "--references", gold, "--predictions", runs / "a")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"scenario1": EHEALTHKD_1}
+
+    done = taskeval_cli(
+        "score", "ehealthkd", "--references", gold, "--predictions", runs, "--scenario", "1"
+    )
+    assert done.returncode == 0, done.stderr
+    printed = json.loads(done.stdout)
+    assert printed["a"] == {"scenario1": EHEALTHKD_1}
+    assert sorted(printed) == ["a", "b"] and printed["b"]["scenario1"]["f1"] == 1.0
+
+    # submissions as bare scenario folders, scored as scenario 2; --csv: one row per submission
+    # and scenario, floats in full
+    shutil.copytree(EHEALTHKD / "submission", tmp_path / "flat" / "a")
+    shutil.copytree(EHEALTHKD / "gold", tmp_path / "flat" / "b")
+    done = taskeval_cli(
+        "score",
+        "ehealthkd",
+        "--references",
+        EHEALTHKD / "gold",
+        "--predictions",
+        tmp_path / "flat",
+        "--scenario",
+        "2",
+        "--csv",
+    )
+    assert done.returncode == 0, done.stderr
+    rows = list(csv.DictReader(io.StringIO(done.stdout)))
+    assert [(r["submission"], r["scenario"]) for r in rows] == [
+        ("a", "scenario2"),
+        ("b", "scenario2"),
+    ]
+    assert {k: float(v) for k, v in rows[0].items() if k in EHEALTHKD_2} == EHEALTHKD_2
+
+
+def test_usage_errors_exit_2_on_one_line():
+    done = taskeval_cli(
+        "score",
+        "fever_score",
+        "--references",
+        FEVER / "actual.jsonl",
+        "--predictions",
+        FEVER / "predictions.jsonl",
+        "--max-evidence",
+        "abc",
+    )
+    assert_one_line_error(done, 2, "--max-evidence", "'abc'")
+    # the same code in this process, for the other usage errors
+    for argv, fragment in (
+        (["score"], "METRIC"),
+        (["score", "--predictions", "p"], "the metric comes first"),
+        (["score", "nosuch"], "unknown metric 'nosuch'"),
+        (["install", "nosuch"], "unknown metric 'nosuch'"),
+        (["compare", "scifact_abstract,scifact_sentence"], "takes one metric"),
+        (["score", "fever_score", "--predictions", "p", "--workers", "2"], "--workers"),
+        (["score", "ehealthkd", "--predictions", "p", "--references", "r", "--scenario", "4"], "4"),
+        (["compare", "fever_score", "--predictions", "p", "q", "--names", "A"], "1 names"),
+    ):
+        code, out, err = run_cli(argv)
+        assert code == 2 and not out and len(err.splitlines()) == 1, (argv, err)
+        assert fragment in err and "Traceback" not in err, (argv, err)
+
+
+def test_data_errors_exit_1_naming_file_and_line(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    lines = (FEVER / "predictions.jsonl").read_text(encoding="utf-8").splitlines()
+    row = json.loads(lines[1])
+    row["predicted_evidence"] = [["Page", "x"]]
+    bad.write_text("\n".join([lines[0], json.dumps(row), *lines[2:]]) + "\n", encoding="utf-8")
+    gold = FEVER / "actual.jsonl"
+    done = taskeval_cli("score", "fever_score", "--references", gold, "--predictions", bad)
+    assert_one_line_error(done, 1, f"{bad}, line 2 (id {row['id']!r})", "predicted_evidence")
+    # compare: which of the prediction files is at fault
+    done = taskeval_cli(
+        "compare",
+        "fever_score",
+        "--references",
+        gold,
+        "--predictions",
+        FEVER / "predictions.jsonl",
+        bad,
+        "--resamples",
+        "10",
+    )
+    assert_one_line_error(done, 1, f"{bad}, line 2")
+
+
+def test_json_by_default_table_on_request():
+    argv = [
+        "score",
+        "fever_score",
+        "--references",
+        FEVER / "actual.jsonl",
+        "--predictions",
+        FEVER / "predictions.jsonl",
+        "--ci",
+        "--resamples",
+        "20",
+    ]
+    done = taskeval_cli(*argv)
+    assert done.returncode == 0, done.stderr
+    printed = json.loads(done.stdout)
+    low_high = printed["systems"][0]["scores"]["strict_score"]
+    assert low_high["low"] <= low_high["score"] <= low_high["high"]
+    done = taskeval_cli(*argv, "--table")
+    assert done.returncode == 0 and "strict_score" in done.stdout
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("command", ["score", "compare"])
+@pytest.mark.parametrize("metric", taskeval.list_metrics())
+def test_every_option_has_help_and_only_where_it_applies(command, metric):
+    parser, _ = _metric_parser(command, COMMANDS[command], metric)
+    options = {}
+    for action in parser._actions:
+        for flag in action.option_strings:
+            options[flag] = action.help
+    assert all(text and "%" not in text.replace("%(default)s", "") for text in options.values())
+    assert ("--workers" in options) == (metric == "tydiqa")
+    assert ("--scenario" in options) == (metric == "ehealthkd")
+    assert ("--csv" in options) == (metric == "ehealthkd" and command == "score")
+    assert ("--max-evidence" in options) == (metric == "fever_score")
+
+
+def test_help_through_the_entry_point():
+    done = taskeval_cli("score", "fever_score", "--help")
+    assert done.returncode == 0
+    assert "--max-evidence N|none" in done.stdout and "none: all of them" in done.stdout
+    assert "--workers" not in done.stdout and "tydiqa" not in done.stdout.lower()
