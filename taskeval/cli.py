@@ -20,9 +20,10 @@ import re
 import sys
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from typing import Any, NamedTuple, NoReturn
 
 from . import __version__
+from .defaults import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, METHODS
 from .registry import list_metrics, metric_module
 
 USAGE_ERROR = 2
@@ -155,8 +156,6 @@ def _metric_arguments(parser: argparse.ArgumentParser, metrics: list[str]) -> No
 
 
 def _resampling_arguments(parser: argparse.ArgumentParser, metric: str, when: str) -> None:
-    from .compare import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED
-
     group = parser.add_argument_group(f"resampling{when}")
     group.add_argument(
         "--resamples",
@@ -270,8 +269,6 @@ def _score_run(args: argparse.Namespace, metrics: list[str]) -> int:
 
 
 def _compare_setup(parser: argparse.ArgumentParser, metrics: list[str]) -> None:
-    from .compare import METHODS
-
     _file_arguments(parser, metrics, several=True)
     parser.add_argument(
         "--names", metavar="NAME", nargs="+", help="system names (default: the paths)"
@@ -361,23 +358,19 @@ def _install_run(args: argparse.Namespace) -> int:
 # The commands
 
 
-class Command:
+class Command(NamedTuple):
     """One subcommand: its help, how its parser is set up, how it runs.
 
-    ``per_metric`` commands take the metric (``score``: several, comma-separated) before their
-    options, and their ``setup``/``run`` receive the metric names.
+    ``setup(parser)`` adds the arguments, ``run(args)`` returns the exit status. Commands
+    ``per_metric`` take the metric (``several``: comma-separated metrics) before their options,
+    which depend on it: their ``setup`` and ``run`` also receive the metric names.
     """
 
-    def __init__(
-        self,
-        help: str,
-        setup: Callable[..., None],
-        run: Callable[..., int],
-        per_metric: bool = False,
-        several: bool = False,
-    ) -> None:
-        self.help, self.setup, self.run = help, setup, run
-        self.per_metric, self.several = per_metric, several
+    help: str
+    setup: Callable[..., None]
+    run: Callable[..., int]
+    per_metric: bool = False
+    several: bool = False
 
 
 COMMANDS: dict[str, Command] = {

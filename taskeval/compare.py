@@ -22,15 +22,12 @@ from typing import Any
 import numpy as np
 
 from .api import read_official
+from .defaults import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, METHODS
 from .registry import metric_module
 from .table import text_table as _table
 from .units import Adapter, RowAdapter, SumAdapter, adapter
 
 StrPath = str | PathLike
-METHODS = ("bootstrap", "randomization")
-DEFAULT_RESAMPLES = 1000
-DEFAULT_SEED = 12345
-DEFAULT_CONFIDENCE = 0.95
 _CELLS = 1 << 22  # resample x unit cells drawn at once: bounds memory on large sets
 _TIE = 1e-12  # differences this close to the observed one count as "as large"
 

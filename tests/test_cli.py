@@ -75,6 +75,15 @@ def taskeval_cli(*args: str, python: tuple[str, ...] = ()) -> subprocess.Complet
     )
 
 
+def imported_modules(done: subprocess.CompletedProcess) -> set[str]:
+    """The modules a ``python -X importtime`` process imported."""
+    return {
+        line.rsplit("|", 1)[-1].strip()
+        for line in done.stderr.splitlines()
+        if line.startswith("import time:")
+    }
+
+
 def assert_one_line_error(done: subprocess.CompletedProcess, status: int, *fragments: str) -> str:
     assert done.returncode == status, done.stderr
     assert done.stdout == ""
@@ -105,11 +114,7 @@ def test_both_scifact_levels_in_one_call_and_nothing_heavy_imported():
     assert done.returncode == 0, done.stderr
     printed = json.loads(done.stdout)
     assert printed == SCIFACT_12 and list(printed) == list(SCIFACT_12)
-    imported = {
-        line.rsplit("|", 1)[-1].strip()
-        for line in done.stderr.splitlines()
-        if line.startswith("import time:")
-    }
+    imported = imported_modules(done)
     assert "taskeval.cli" in imported
     assert not [m for m in imported if m.startswith(HEAVY)]
 
@@ -132,9 +137,11 @@ def test_ehealthkd_bundled_example_one_scenario_folder_per_side():
         EHEALTHKD / "gold",
         "--predictions",
         EHEALTHKD / "submission",
+        python=("-X", "importtime"),
     )
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 0
     assert json.loads(done.stdout) == {"scenario1": EHEALTHKD_1}
+    assert not [m for m in imported_modules(done) if m.startswith(HEAVY)]
 
 
 def test_ehealthkd_trees_a_chosen_scenario_and_several_submissions(tmp_path):
