@@ -97,8 +97,7 @@ _FILES = {
     "ehealthkd": (
         "gold: a scenario folder (input_scenarioN.txt with its output_a_/output_b_ files) or a "
         "folder of scenario folders (scenario1-main, scenario2-taskA, scenario3-taskB)",
-        "a submission laid out like the gold, or a folder of several submissions (each scored "
-        "on its own)",
+        "a submission laid out like the gold",
     ),
     "tydiqa": (
         "gold JSONL of the TyDi QA dev set (.jsonl or .jsonl.gz)",
@@ -111,9 +110,11 @@ _NEEDS_REFERENCES = ("scifact_abstract", "scifact_sentence", "ehealthkd", "tydiq
 _WORKERS = ("tydiqa",)
 
 
-def _file_arguments(parser: argparse.ArgumentParser, metrics: list[str], several: bool) -> None:
+def _file_arguments(parser: argparse.ArgumentParser, metrics: list[str], systems: bool) -> None:
     described = {_FILES[m] for m in metrics}
     refs, preds = described.pop() if len(described) == 1 else ("gold file", "predictions file")
+    if metrics == ["ehealthkd"] and not systems:
+        preds += ", or a folder of several submissions (each scored on its own)"
     parser.add_argument(
         "--references",
         metavar="PATH",
@@ -124,8 +125,8 @@ def _file_arguments(parser: argparse.ArgumentParser, metrics: list[str], several
         "--predictions",
         metavar="PATH",
         required=True,
-        nargs="+" if several else None,
-        help=f"one per system, the first is the baseline: {preds}" if several else preds,
+        nargs="+" if systems else None,
+        help=f"one per system, the first is the baseline: {preds}" if systems else preds,
     )
 
 
@@ -209,7 +210,7 @@ def _output_arguments(parser: argparse.ArgumentParser, csv: bool = False) -> Non
 
 
 def _score_setup(parser: argparse.ArgumentParser, metrics: list[str]) -> None:
-    _file_arguments(parser, metrics, several=False)
+    _file_arguments(parser, metrics, systems=False)
     _metric_arguments(parser, metrics)
     _output_arguments(parser, csv=metrics == ["ehealthkd"])
     if len(metrics) == 1:
@@ -223,7 +224,7 @@ def _score_setup(parser: argparse.ArgumentParser, metrics: list[str]) -> None:
 
 
 def _score_run(args: argparse.Namespace, metrics: list[str]) -> int:
-    options = _options(args, metrics)
+    options = _options(args)
     if getattr(args, "ci", False) and getattr(args, "csv", False):
         raise _UsageError("--csv prints the scores alone: use it without --ci")
     if getattr(args, "ci", False):
@@ -269,7 +270,7 @@ def _score_run(args: argparse.Namespace, metrics: list[str]) -> int:
 
 
 def _compare_setup(parser: argparse.ArgumentParser, metrics: list[str]) -> None:
-    _file_arguments(parser, metrics, several=True)
+    _file_arguments(parser, metrics, systems=True)
     parser.add_argument(
         "--names", metavar="NAME", nargs="+", help="system names (default: the paths)"
     )
@@ -290,7 +291,7 @@ def _compare_run(args: argparse.Namespace, metrics: list[str]) -> int:
 
     if args.names is not None and len(args.names) != len(args.predictions):
         raise _UsageError(f"{len(args.names)} names for {len(args.predictions)} prediction files")
-    options = _options(args, metrics)
+    options = _options(args)
     result = _located(
         lambda: compare(
             metrics[0],
@@ -445,7 +446,7 @@ _NOT_OPTIONS = ("references", "predictions", "table", "csv", "json", "ci", "name
 _RESAMPLING = ("resamples", "seed", "confidence", "workers")
 
 
-def _options(args: argparse.Namespace, metrics: list[str]) -> dict[str, Any]:
+def _options(args: argparse.Namespace) -> dict[str, Any]:
     return {
         k: v
         for k, v in vars(args).items()
