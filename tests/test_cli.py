@@ -282,3 +282,32 @@ def test_help_through_the_entry_point():
     assert done.returncode == 0
     assert "--max-evidence N|none" in done.stdout and "none: all of them" in done.stdout
     assert "--workers" not in done.stdout and "tydiqa" not in done.stdout.lower()
+
+
+def test_ehealthkd_layouts_where_the_scenario_is_unclear(tmp_path):
+    # in-process: the layout rules behind the command's messages
+    def copy(source: Path, target: Path, name: str = "scenario1") -> Path:
+        target.mkdir(parents=True)
+        for f in source.iterdir():
+            shutil.copyfile(f, target / f.name.replace("scenario1", name))
+        return target
+
+    gold = copy(EHEALTHKD / "gold", tmp_path / "g" / "dev", "dev")
+    sub = copy(EHEALTHKD / "submission", tmp_path / "s" / "dev", "dev")
+    with pytest.raises(ValueError, match="tell which scenario"):
+        taskeval.score_files("ehealthkd", references=gold, predictions=sub)
+    scored = taskeval.score_files(
+        "ehealthkd", references=gold, predictions=sub, scenario="scenario2"
+    )
+    assert scored == {"scenario2": EHEALTHKD_2}
+    other = copy(EHEALTHKD / "submission", tmp_path / "s2" / "x", "scenario2")
+    with pytest.raises(ValueError, match=r"holds scenario1 but .* holds scenario2"):
+        taskeval.score_files("ehealthkd", references=EHEALTHKD / "gold", predictions=other)
+    # a gold tree of three scenarios, a submission of one: that one, and a warning
+    tree = tmp_path / "tree"
+    for n, folder in enumerate(("scenario1-main", "scenario2-taskA", "scenario3-taskB"), 1):
+        copy(EHEALTHKD / "gold", tree / folder, f"scenario{n}")
+    one = copy(EHEALTHKD / "submission", tmp_path / "one" / "scenario2-taskA", "scenario2")
+    with pytest.warns(UserWarning, match="no scenario1-main, scenario3-taskB folder"):
+        scored = taskeval.score_files("ehealthkd", references=tree, predictions=one.parent)
+    assert scored == {"scenario2": EHEALTHKD_2}

@@ -507,6 +507,9 @@ def scenario_pairs(
     """
     if scenario is not None and scenario not in SCENARIOS:
         raise ValueError(f"scenario must be one of {', '.join(SCENARIOS)}, got {scenario!r}")
+    for path in (references, predictions):
+        if not Path(path).is_dir():
+            raise ValueError(f"{path}: no such folder")
     gold, subm = _layout(Path(references)), _layout(Path(predictions))
     if gold is None:
         raise ValueError(f"{references}: expected {_LAYOUTS}")
