@@ -34,8 +34,26 @@ class DataError(Exception):
     """A problem with the files given: reported on one line, exit status 1."""
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help layout, its width found without importing shutil (and with it lzma,
+    bz2: milliseconds of startup, since argparse makes a formatter for every argument)."""
+
+    def __init__(self, prog: str, **kwargs: Any) -> None:
+        if kwargs.get("width") is None:
+            try:
+                columns = int(os.environ.get("COLUMNS", "")) or os.get_terminal_size().columns
+            except (ValueError, OSError):
+                columns = 80
+            kwargs["width"] = max(columns - 2, 11)
+        super().__init__(prog, **kwargs)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, with every error on one line (argparse prints the usage block first)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(**kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(USAGE_ERROR, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
