@@ -13,7 +13,13 @@ from __future__ import annotations
 import sys
 from importlib import import_module
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what type checkers and IDEs see; at run time, __getattr__ below
+    from .api import load, read_official, references_from_hub, score_files
+    from .compare import compare, compare_rows, intervals
+    from .install import install_metrics, uninstall_metrics
+    from .registry import list_metrics, metric_dir
 
 __version__ = "0.1.0"
 
@@ -33,7 +39,19 @@ _EXPORTS = {
     "uninstall_metrics": "install",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "compare",
+    "compare_rows",
+    "install_metrics",
+    "intervals",
+    "list_metrics",
+    "load",
+    "metric_dir",
+    "read_official",
+    "references_from_hub",
+    "score_files",
+    "uninstall_metrics",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -669,6 +669,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"{prog}: interrupted\n")
         return 130
     except BrokenPipeError:  # stdout closed early (| head): nothing more to say
+        try:  # and nothing for Python to complain about when it flushes stdout at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
         return 0
     except Exception as e:  # a bug: still one line, with the traceback on request
         if os.environ.get("TASKEVAL_TRACEBACK"):

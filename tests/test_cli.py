@@ -311,3 +311,9 @@ def test_ehealthkd_layouts_where_the_scenario_is_unclear(tmp_path):
     with pytest.warns(UserWarning, match="no scenario1-main, scenario3-taskB folder"):
         scored = taskeval.score_files("ehealthkd", references=tree, predictions=one.parent)
     assert scored == {"scenario2": EHEALTHKD_2}
+
+
+def test_every_public_name_is_exported():
+    assert sorted(taskeval.__all__) == sorted(taskeval._EXPORTS)
+    for name in taskeval.__all__:
+        assert callable(getattr(taskeval, name)), name
