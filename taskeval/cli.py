@@ -218,6 +218,12 @@ def _output_arguments(parser: argparse.ArgumentParser, csv: bool = False) -> Non
             action="store_true",
             help="print CSV instead of JSON: one row per submission and scenario",
         )
+        parser.add_argument(
+            "--best",
+            action="store_true",
+            help="of several submissions, keep for each scenario the one with the best F1 (the "
+            "first by name on a tie); per team where they are laid out as TEAM/RUN",
+        )
     group.add_argument(
         "--json", action="store_true", help="print JSON (the default; kept for older scripts)"
     )
@@ -274,6 +280,8 @@ def _score_run(args: argparse.Namespace, metrics: list[str]) -> int:
         [args.predictions],
         options,
     )
+    if getattr(args, "best", False):
+        result = _best_runs(result)
     if getattr(args, "csv", False):
         _print(_ehealthkd_csv(result, args.predictions))
     elif args.table:
@@ -460,7 +468,17 @@ class _UsageError(Exception):
 # ---------------------------------------------------------------------------------------------
 # Helpers of the commands
 
-_NOT_OPTIONS = ("references", "predictions", "table", "csv", "json", "ci", "names", "method")
+_NOT_OPTIONS = (
+    "references",
+    "predictions",
+    "table",
+    "csv",
+    "best",
+    "json",
+    "ci",
+    "names",
+    "method",
+)
 _RESAMPLING = ("resamples", "seed", "confidence", "workers")
 
 
@@ -598,6 +616,25 @@ def _score_table(result: dict) -> str:
             ]
         blocks.append(text_table(rows))
     return "\n\n".join(blocks)
+
+
+def _best_runs(result: dict) -> dict:
+    """eHealth-KD runs ``{run: {scenario: scores}}`` reduced to the best run of each team
+    (``TEAM/RUN``; one team when runs are not in team folders) in each scenario, as the
+    official ``evaltest --best`` chooses it: the highest F1, the first run on a tie."""
+    if all(k.startswith("scenario") for k in result):  # one submission
+        return result
+    best: dict[tuple[str, str], str] = {}
+    for run in sorted(result):
+        team = run.split("/", 1)[0] if "/" in run else ""
+        for scenario, scores in result[run].items():
+            chosen = best.get((team, scenario))
+            if chosen is None or scores["f1"] > result[chosen][scenario]["f1"]:
+                best[(team, scenario)] = run
+    kept: dict[str, dict] = {}
+    for (_, scenario), run in sorted(best.items(), key=lambda item: (item[1], item[0][1])):
+        kept.setdefault(run, {})[scenario] = result[run][scenario]
+    return kept
 
 
 def _ehealthkd_csv(result: dict, predictions: Any) -> str:

@@ -274,6 +274,7 @@ def test_every_option_has_help_and_only_where_it_applies(command, metric):
     assert ("--workers" in options) == (metric == "tydiqa")
     assert ("--scenario" in options) == (metric == "ehealthkd")
     assert ("--csv" in options) == (metric == "ehealthkd" and command == "score")
+    assert ("--best" in options) == (metric == "ehealthkd" and command == "score")
     assert ("--max-evidence" in options) == (metric == "fever_score")
 
 
@@ -317,3 +318,20 @@ def test_every_public_name_is_exported():
     assert sorted(taskeval.__all__) == sorted(taskeval._EXPORTS)
     for name in taskeval.__all__:
         assert callable(getattr(taskeval, name)), name
+
+
+def test_ehealthkd_best_run_per_team_and_scenario(tmp_path):
+    # in-process (the same main()): t1 has the example and the gold itself, t2 the example
+    shutil.copytree(EHEALTHKD / "submission", tmp_path / "runs" / "t1" / "a")
+    shutil.copytree(EHEALTHKD / "gold", tmp_path / "runs" / "t1" / "b")
+    shutil.copytree(EHEALTHKD / "submission", tmp_path / "runs" / "t2" / "c")
+    shutil.copytree(EHEALTHKD / "submission", tmp_path / "runs" / "t2" / "d")  # a tie: c first
+    argv = ["score", "ehealthkd", "--references", str(EHEALTHKD / "gold")]
+    code, out, err = run_cli([*argv, "--predictions", str(tmp_path / "runs"), "--best"])
+    assert code == 0, err
+    printed = json.loads(out)
+    assert sorted(printed) == ["t1/b", "t2/c"]
+    assert printed["t1/b"]["scenario1"]["f1"] == 1.0 and printed["t2/c"]["scenario1"] == EHEALTHKD_1
+    # runs side by side (no team folders) are one team
+    code, out, err = run_cli([*argv, "--predictions", str(tmp_path / "runs" / "t1"), "--best"])
+    assert code == 0 and list(json.loads(out)) == ["b"], err
