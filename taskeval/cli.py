@@ -249,8 +249,9 @@ def _score_setup(parser: argparse.ArgumentParser, metrics: list[str]) -> None:
 
 def _score_run(args: argparse.Namespace, metrics: list[str]) -> int:
     options = _options(args)
-    if getattr(args, "ci", False) and getattr(args, "csv", False):
-        raise _UsageError("--csv prints the scores alone: use it without --ci")
+    for alone in ("csv", "best"):
+        if getattr(args, "ci", False) and getattr(args, alone, False):
+            raise _UsageError(f"--{alone} is for the scores alone: use it without --ci")
     if getattr(args, "ci", False):
         from .compare import compare, format_result
 

@@ -209,6 +209,10 @@ def test_usage_errors_exit_2_on_one_line():
         (["score", "fever_score", "--predictions", "p", "--workers", "2"], "--workers"),
         (["score", "ehealthkd", "--predictions", "p", "--references", "r", "--scenario", "4"], "4"),
         (["compare", "fever_score", "--predictions", "p", "q", "--names", "A"], "1 names"),
+        (
+            ["score", "ehealthkd", "--predictions", "p", "--references", "r", "--best", "--ci"],
+            "--ci",
+        ),
     ):
         code, out, err = run_cli(argv)
         assert code == 2 and not out and len(err.splitlines()) == 1, (argv, err)
