@@ -166,6 +166,81 @@ def test_duplicate_ids_in_a_sentence_use_the_first_phrase():
     assert counts["correct_A"] == 2 and counts["spurious_B"] == 1
 
 
+# Repeated key-phrase ids: the official same-as classes are built over key-phrase objects, and
+# a relation end is the first phrase of its sentence with that id. The expected values are the
+# official evaltest's output on these sentences written as official files.
+def _letters(ids, relations, text="a b c d"):
+    return _row([(i, "Concept", [[2 * k, 2 * k + 1]]) for k, i in enumerate(ids) if i], relations, text)  # fmt: skip
+
+
+def _all_scenarios(pred, gold) -> dict:
+    return {s: ehealthkd([pred], [gold], s) for s in ("scenario1", "scenario2", "scenario3")}
+
+
+def test_a_repeated_gold_id_is_a_class_of_its_own():
+    # Gold a=1, b=2, c=1 with same-as 1 2: the class is {a, b}; c (a second 1) is alone.
+    gold = _letters([1, 2, 1], [("same-as", 1, 2)], "a b c")
+    pred = _letters([10, None, 11], [("same-as", 10, 11)], "a b c")
+    assert _all_scenarios(pred, gold) == {
+        "scenario1": {
+            "correct_A": 2, "incorrect_A": 0, "partial_A": 0, "missing_A": 1, "spurious_A": 0,
+            "correct_B": 0, "missing_B": 1, "spurious_B": 1,
+            "precision": 0.6666666666666666, "recall": 0.5, "f1": 0.5714285714285715,
+        },
+        "scenario2": {
+            "correct_A": 2, "incorrect_A": 0, "partial_A": 0, "missing_A": 1, "spurious_A": 0,
+            "correct_B": 0, "missing_B": 1, "spurious_B": 1,
+            "precision": 1.0, "recall": 0.6666666666666666, "f1": 0.8,
+        },
+        "scenario3": {
+            "correct_A": 2, "incorrect_A": 0, "partial_A": 0, "missing_A": 1, "spurious_A": 0,
+            "correct_B": 0, "missing_B": 1, "spurious_B": 1,
+            "precision": 0.0, "recall": 0.0, "f1": 0,
+        },
+    }  # fmt: skip
+
+
+def test_a_relation_to_a_repeated_gold_id_does_not_reach_its_class():
+    # Gold a=1, b=2, c=3, d=1; same-as 1 2 puts a and b together, is-a 3 2 goes c -> b. A
+    # predicted is-a c -> d maps d to the second phrase with id 1, outside {a, b}: spurious.
+    gold = _letters([1, 2, 3, 1], [("same-as", 1, 2), ("is-a", 3, 2)])
+    pred = _letters([None, None, 20, 21], [("is-a", 20, 21)])
+    result = _all_scenarios(pred, gold)
+    assert {s: (r["correct_B"], r["missing_B"], r["spurious_B"]) for s, r in result.items()} == {
+        s: (0, 2, 1) for s in result
+    }
+    assert (result["scenario1"]["precision"], result["scenario1"]["recall"]) == (
+        0.6666666666666666,
+        0.3333333333333333,
+    )
+    assert result["scenario1"]["f1"] == 0.4444444444444444
+
+
+def test_an_exact_match_compares_the_ids_of_the_matched_gold_phrases():
+    # The predicted source matches c, the second gold phrase with id 1: is-a 1 2 then matches
+    # by ids, although the gold relation's own end is a.
+    gold = _letters([1, 2, 1], [("is-a", 1, 2)], "a b c")
+    pred = _row([(10, "Concept", [[4, 5]]), (11, "Concept", [[2, 3]])], [("is-a", 10, 11)], "a b c")
+    assert _all_scenarios(pred, gold)["scenario3"] == {
+        "correct_A": 2, "incorrect_A": 0, "partial_A": 0, "missing_A": 1, "spurious_A": 0,
+        "correct_B": 1, "missing_B": 0, "spurious_B": 0,
+        "precision": 1.0, "recall": 1.0, "f1": 1.0,
+    }  # fmt: skip
+
+
+def test_repeated_predicted_ids_resolve_to_the_first_phrase():
+    # Predicted d=5, b=6, a=5: relations on 5 use d. Gold classes {a, b} and {c, d}.
+    gold = _letters([1, 2, 3, 4], [("same-as", 1, 2), ("same-as", 3, 4), ("is-a", 2, 3)])
+    pred = _row(
+        [(5, "Concept", [[6, 7]]), (6, "Concept", [[2, 3]]), (5, "Concept", [[0, 1]])],
+        [("same-as", 5, 6), ("is-a", 6, 5)],
+        "a b c d",
+    )
+    result = _all_scenarios(pred, gold)
+    assert [result[s]["f1"] for s in result] == [0.6666666666666666, 0.8571428571428571, 0.4]
+    assert (result["scenario1"]["correct_B"], result["scenario1"]["spurious_B"]) == (1, 1)
+
+
 def test_unannotated_gold_and_differing_texts_are_skipped():
     empty_gold = _row([])
     assert _counts(GOLD, empty_gold) == {}
