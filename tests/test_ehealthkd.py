@@ -514,6 +514,16 @@ HUB_ROWS = [
         ],
     },
     {"sentence": "Nada .", "entities": [], "relations": []},
+    # Offsets are file-level: this sentence starts at 51 + 1 + 6 + 1 = 59. T5 is discontinuous
+    # ("tipo" + "cáncer", BRAT "62 66;70 76"): the Hub keeps 62 and 76 only.
+    {
+        "sentence": "El tipo de cáncer",
+        "entities": [
+            {"ent_id": "T4", "ent_text": "tipo de", "ent_label": 0, "start_character": 62, "end_character": 69},
+            {"ent_id": "T5", "ent_text": "tipo cáncer", "ent_label": 0, "start_character": 62, "end_character": 76},
+        ],
+        "relations": [{"rel_id": "R3", "rel_label": 1, "arg1": "T4", "arg2": "T5"}],
+    },
 ]  # fmt: skip
 
 
@@ -522,8 +532,35 @@ def test_references_from_hub_rows():
     assert refs[0]["keyphrases"][2] == {"id": 3, "label": "Concept", "spans": [[31, 49]]}
     assert refs[0]["relations"][0] == {"label": "target", "source": 2, "target": 3}
     assert refs[1] == {"text": "Nada .", "keyphrases": [], "relations": []}
+    assert refs[2]["keyphrases"] == [
+        {"id": 4, "label": "Concept", "spans": [[3, 10]]},
+        {"id": 5, "label": "Concept", "spans": [[3, 7], [11, 17]]},
+    ]
+    assert refs[2]["relations"] == [{"label": "same-as", "source": 4, "target": 5}]
     result = ehealthkd(refs, refs, "scenario1")
-    assert result["correct_A"] == 3 and result["correct_B"] == 2 and result["f1"] == 1.0
+    assert result["correct_A"] == 5 and result["correct_B"] == 3 and result["f1"] == 1.0
+    # A prediction written as official files would be: "tipo de" as one span, "tipo cáncer"
+    # as one span over the gap (partial), same-as between them.
+    pred = dict(refs[2], keyphrases=[
+        {"id": 1, "label": "Concept", "spans": [[3, 10]]},
+        {"id": 2, "label": "Concept", "spans": [[3, 17]]},
+    ], relations=[{"label": "same-as", "source": 2, "target": 1}])  # fmt: skip
+    assert ehealthkd([pred], [refs[2]], "scenario1") == {
+        "correct_A": 1, "incorrect_A": 0, "partial_A": 1, "missing_A": 0, "spurious_A": 0,
+        "correct_B": 1, "missing_B": 0, "spurious_B": 0,
+        "precision": 0.8333333333333334, "recall": 0.8333333333333334, "f1": 0.8333333333333334,
+    }  # fmt: skip
+
+
+def test_references_from_hub_needs_the_rows_of_the_split_from_its_first():
+    # Alone, the third row's offsets (file-level, from 59) lie outside its sentence.
+    with pytest.raises(ValueError, match=r"rows\[0\], entities\[0\] \(T4\).*file-level"):
+        references_from_hub(HUB_ROWS[2:])
+    # A discontinuous entity whose words do not locate its fragments.
+    bad = json.loads(json.dumps(HUB_ROWS))
+    bad[2]["entities"][1]["ent_text"] = "tipo vías"
+    with pytest.raises(ValueError, match=r"rows\[2\], entities\[1\] \(T5\).*discontinuous"):
+        references_from_hub(bad)
 
 
 def test_references_from_hub_rejects_bad_rows():
