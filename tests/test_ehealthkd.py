@@ -393,6 +393,53 @@ def test_line_breaks_crlf_lone_cr_and_other_separators(tmp_path):
     assert odd["correct_A"] == 2
 
 
+LINE_BREAK_TEXT = "a b\nc d\ne f\n"  # sentence ends (global): 3, 7, 11
+LINE_BREAK_GOLD_A = "1\t0 1\tConcept\ta\n2\t8 9\tConcept\te\n3\t10 11\tAction\tf\n"
+# Phrase 7 starts at 3, the line break after "a b": officially it belongs to "c d", which the
+# gold leaves unannotated, so it is never scored, and is-a 7 1 crosses two sentences (dropped).
+LINE_BREAK_LINES = {
+    "a1": "1\t0 1\tConcept\ta\n",
+    "a7": "7\t3 5;4 5\tConcept\tx\n",
+    "a2": "2\t8 9\tConcept\te\n",
+    "a3": "3\t10 11\tAction\tf\n",
+}
+
+
+@pytest.mark.parametrize(
+    "path,order,odd",
+    [
+        ("bulk, starts sorted", ["a1", "a7", "a2", "a3"], {}),
+        ("bulk, starts unsorted", ["a7", "a1", "a2", "a3"], {}),
+        # A "+7" id or two spaces inside a span only the line-by-line reader accepts.
+        ("line by line", ["a1", "a7", "a2", "a3"], {"a7": "+7\t3 5;4 5\tConcept\tx\n"}),
+        ("line by line, spaces", ["a1", "a7", "a2", "a3"], {"a1": "1\t0  1\tConcept\ta\n"}),
+    ],
+)
+def test_an_offset_on_a_line_break_belongs_to_the_next_sentence_on_every_reader_path(
+    tmp_path, path, order, odd
+):
+    sub_a = "".join(odd.get(k, LINE_BREAK_LINES[k]) for k in order)
+    with pytest.warns(UserWarning, match="cross sentence boundaries"):
+        result = score_files(
+            *_case(
+                tmp_path,
+                text=LINE_BREAK_TEXT,
+                sub_text=LINE_BREAK_TEXT,
+                gold_a=LINE_BREAK_GOLD_A,
+                gold_b="is-a\t2\t3\n",
+                sub_a=sub_a,
+                sub_b="is-a\t2\t3\nis-a\t7\t1\n",
+            )
+        )
+    # The official evaltest on these files: all three scenarios perfect, nothing spurious.
+    counts = {
+        "correct_A": 3, "incorrect_A": 0, "partial_A": 0, "missing_A": 0, "spurious_A": 0,
+        "correct_B": 1, "missing_B": 0, "spurious_B": 0,
+    }  # fmt: skip
+    perfect = {**counts, "precision": 1.0, "recall": 1.0, "f1": 1.0}
+    assert result == {"scenario1": perfect, "scenario2": perfect, "scenario3": perfect}, path
+
+
 def test_stripped_sentences_and_global_offsets(tmp_path):
     # NBSP and tabs around a line are stripped; blank lines are sentences and shift offsets.
     text = "\n" + TEXT + "\n"
@@ -612,6 +659,19 @@ def _from_records(records: list[dict], scenario: str) -> dict:
     return out
 
 
+# The official evaltest's output on random_rows(random.Random(4), 300) written as official files
+# (ids made distinct across sentences, since official ids are per file).
+RANDOM_ROWS_COUNTS = {
+    "correct_A": 394, "incorrect_A": 72, "partial_A": 42, "missing_A": 79, "spurious_A": 98,
+    "correct_B": 196, "missing_B": 223, "spurious_B": 167,
+}  # fmt: skip
+RANDOM_ROWS_OFFICIAL = {
+    "scenario1": {"precision": 0.630546955624355, "recall": 0.6073558648111332, "f1": 0.61873417721519},
+    "scenario2": {"precision": 0.6848184818481848, "recall": 0.706984667802385, "f1": 0.6957250628667225},
+    "scenario3": {"precision": 0.5399449035812672, "recall": 0.4677804295942721, "f1": 0.5012787723785166},
+}  # fmt: skip
+
+
 @pytest.mark.parametrize("scenario", ["scenario1", "scenario2", "scenario3"])
 def test_details_explain_each_item_and_add_up_to_the_scores(scenario):
     import random
@@ -619,12 +679,16 @@ def test_details_explain_each_item_and_add_up_to_the_scores(scenario):
     from entries.ehealthkd import random_rows
 
     inputs = random_rows(random.Random(4), 300)  # a seed without span-identical gold swaps
+    expected = {**RANDOM_ROWS_COUNTS, **RANDOM_ROWS_OFFICIAL[scenario]}
     metric = taskeval.load("ehealthkd", scenario)
     direct = metric.compute(**inputs, details=True)
     metric.add_batch(**inputs)
-    assert metric.compute(details=True) == direct  # the Arrow path explains the same way
+    through_arrow = metric.compute(details=True)
     records = direct.pop("details")
-    assert direct == metric.compute(**inputs)  # details change nothing else
+    assert direct == expected
+    assert through_arrow.pop("details") == records  # the Arrow path explains the same way
+    assert through_arrow == expected
+    assert metric.compute(**inputs) == expected  # details change nothing else
     derived = _from_records(records, scenario)
     assert derived == {k: direct[k] for k in derived}
     assert all(set(r) == set(records[0]) for r in records)
