@@ -216,7 +216,18 @@ def _int_text(rng: random.Random, value: int) -> str:
         return f"0{value}"
     if r < 0.035:
         return str(value).translate(ARABIC_INDIC)  # int() reads other decimal digits too
+    if r < 0.04 and value >= 10:
+        return f"{str(value)[0]}_{str(value)[1:]}"  # and underscores between digits
     return str(value)
+
+
+def _padded(rng: random.Random, line: str) -> str:
+    """Whitespace around a whole line, which the official reader strips before splitting."""
+    if rng.random() < 0.03:
+        line = rng.choice([" ", "\xa0", "\x0b"]) + line
+    if rng.random() < 0.03:
+        line += rng.choice([" ", "\t", " \t", "\x0c"])
+    return line
 
 
 def _line_end(rng: random.Random, style: str) -> str:
@@ -240,9 +251,9 @@ def write_side(
         sep = "  " if rng.random() < 0.02 else " "
         spans = ";".join(f"{_int_text(rng, s)}{sep}{_int_text(rng, e)}" for s, e in glob)
         words = " ".join(side.texts[k][s:e] for s, e in pairs).replace("\t", " ").strip() or "x"
-        a_lines.append(f"{_int_text(rng, kp_id)}\t{spans}\t{label}\t{words}")
+        a_lines.append(_padded(rng, f"{_int_text(rng, kp_id)}\t{spans}\t{label}\t{words}"))
     b_lines = [
-        f"{label}\t{_int_text(rng, src)}\t{_int_text(rng, dst)}"
+        _padded(rng, f"{label}\t{_int_text(rng, src)}\t{_int_text(rng, dst)}")
         for label, src, dst in side.relations
     ]
     for kind, lines in (("a", a_lines), ("b", b_lines)):
