@@ -599,6 +599,19 @@ def test_references_from_hub_rows():
     }  # fmt: skip
 
 
+def test_references_from_hub_takes_numpy_offsets_and_refuses_floats():
+    import numpy as np
+
+    rows = json.loads(json.dumps(HUB_ROWS))
+    for entity in rows[2]["entities"]:
+        entity["start_character"] = np.int32(entity["start_character"])
+        entity["end_character"] = np.int64(entity["end_character"])
+    assert references_from_hub(rows) == references_from_hub(HUB_ROWS)
+    rows[2]["entities"][0]["end_character"] = 69.0
+    with pytest.raises(ValueError, match=r"rows\[2\], entities\[0\], field 'end_character'"):
+        references_from_hub(rows)
+
+
 def test_references_from_hub_needs_the_rows_of_the_split_from_its_first():
     # Alone, the third row's offsets (file-level, from 59) lie outside its sentence.
     with pytest.raises(ValueError, match=r"rows\[0\], entities\[0\] \(T4\).*file-level"):
