@@ -7,7 +7,9 @@ sides; ``same-as`` chains; per-word, single-span, discontinuous, unsorted and ov
 phrases; partial matches and label changes; duplicate relations and self-loops; unicode (accents,
 astral characters, NBSP and other separators that are no line breaks); blank lines, CRLF and
 lone CR line ends, stripped edges; empty files; texts that differ; fewer submitted sentences;
-the ``input_*`` fallback; lines that only the slow reader path accepts (``+3``, ``3  7``).
+the ``input_*`` fallback; predicted phrases that start on a line break (officially in the next
+sentence); lines that only the line-by-line reader accepts (``+3``, ``3  7``, ``1_0``, other
+decimal digits, whitespace around a line).
 
 Every case is scored by the official code (``scripts/evaltest.py``'s ``evaluate_scenario``,
 imported from the official checkout) and by ``compute()`` on ``read_official`` inputs for the
@@ -16,6 +18,9 @@ the official code raises (span-identical gold phrases listed in another order ma
 taskeval must raise a ``ValueError``; that is counted, not compared.
 
     python scripts/differential/ehealthkd.py --official DIR --cases 10000
+
+The summary (stdout) counts compared values, differences and refusals; stderr adds how many
+scenario evaluations the official code could not score and how many cases repeat an id.
 """
 
 from __future__ import annotations
