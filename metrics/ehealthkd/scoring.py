@@ -13,8 +13,10 @@ Two steps, usable on their own:
 Exactness notes (see the metric card): sentence pairs whose texts differ or whose gold has no
 annotation are skipped; key phrases go through three first-match, one-to-one passes in file order
 (identical spans and label, identical spans, first overlapping gold whatever its label); relation
-endpoints are mapped only through correct or partial key-phrase matches; a zero denominator gives
-the *int* 0, exactly as the official JSON shows it; F1 is computed from the float P and R.
+endpoints are mapped only through correct or partial key-phrase matches; gold ``same-as``
+classes are built over key phrases, a relation end being the first phrase with its id; a zero
+denominator gives the *int* 0, exactly as the official JSON shows it; F1 is computed from the
+float P and R.
 """
 
 from __future__ import annotations
