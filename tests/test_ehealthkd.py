@@ -170,7 +170,9 @@ def test_duplicate_ids_in_a_sentence_use_the_first_phrase():
 # a relation end is the first phrase of its sentence with that id. The expected values are the
 # official evaltest's output on these sentences written as official files.
 def _letters(ids, relations, text="a b c d"):
-    return _row([(i, "Concept", [[2 * k, 2 * k + 1]]) for k, i in enumerate(ids) if i], relations, text)  # fmt: skip
+    """A Concept on each letter of ``text`` with the given ids (None: no phrase there)."""
+    phrases = [(i, "Concept", [[2 * k, 2 * k + 1]]) for k, i in enumerate(ids) if i]
+    return _row(phrases, relations, text)
 
 
 def _all_scenarios(pred, gold) -> dict:
