@@ -166,6 +166,83 @@ def test_duplicate_ids_in_a_sentence_use_the_first_phrase():
     assert counts["correct_A"] == 2 and counts["spurious_B"] == 1
 
 
+# Repeated key-phrase ids: the official same-as classes are built over key-phrase objects, and
+# a relation end is the first phrase of its sentence with that id. The expected values are the
+# official evaltest's output on these sentences written as official files.
+def _letters(ids, relations, text="a b c d"):
+    """A Concept on each letter of ``text`` with the given ids (None: no phrase there)."""
+    phrases = [(i, "Concept", [[2 * k, 2 * k + 1]]) for k, i in enumerate(ids) if i]
+    return _row(phrases, relations, text)
+
+
+def _all_scenarios(pred, gold) -> dict:
+    return {s: ehealthkd([pred], [gold], s) for s in ("scenario1", "scenario2", "scenario3")}
+
+
+def test_a_repeated_gold_id_is_a_class_of_its_own():
+    # Gold a=1, b=2, c=1 with same-as 1 2: the class is {a, b}; c (a second 1) is alone.
+    gold = _letters([1, 2, 1], [("same-as", 1, 2)], "a b c")
+    pred = _letters([10, None, 11], [("same-as", 10, 11)], "a b c")
+    assert _all_scenarios(pred, gold) == {
+        "scenario1": {
+            "correct_A": 2, "incorrect_A": 0, "partial_A": 0, "missing_A": 1, "spurious_A": 0,
+            "correct_B": 0, "missing_B": 1, "spurious_B": 1,
+            "precision": 0.6666666666666666, "recall": 0.5, "f1": 0.5714285714285715,
+        },
+        "scenario2": {
+            "correct_A": 2, "incorrect_A": 0, "partial_A": 0, "missing_A": 1, "spurious_A": 0,
+            "correct_B": 0, "missing_B": 1, "spurious_B": 1,
+            "precision": 1.0, "recall": 0.6666666666666666, "f1": 0.8,
+        },
+        "scenario3": {
+            "correct_A": 2, "incorrect_A": 0, "partial_A": 0, "missing_A": 1, "spurious_A": 0,
+            "correct_B": 0, "missing_B": 1, "spurious_B": 1,
+            "precision": 0.0, "recall": 0.0, "f1": 0,
+        },
+    }  # fmt: skip
+
+
+def test_a_relation_to_a_repeated_gold_id_does_not_reach_its_class():
+    # Gold a=1, b=2, c=3, d=1; same-as 1 2 puts a and b together, is-a 3 2 goes c -> b. A
+    # predicted is-a c -> d maps d to the second phrase with id 1, outside {a, b}: spurious.
+    gold = _letters([1, 2, 3, 1], [("same-as", 1, 2), ("is-a", 3, 2)])
+    pred = _letters([None, None, 20, 21], [("is-a", 20, 21)])
+    result = _all_scenarios(pred, gold)
+    assert {s: (r["correct_B"], r["missing_B"], r["spurious_B"]) for s, r in result.items()} == {
+        s: (0, 2, 1) for s in result
+    }
+    assert (result["scenario1"]["precision"], result["scenario1"]["recall"]) == (
+        0.6666666666666666,
+        0.3333333333333333,
+    )
+    assert result["scenario1"]["f1"] == 0.4444444444444444
+
+
+def test_an_exact_match_compares_the_ids_of_the_matched_gold_phrases():
+    # The predicted source matches c, the second gold phrase with id 1: is-a 1 2 then matches
+    # by ids, although the gold relation's own end is a.
+    gold = _letters([1, 2, 1], [("is-a", 1, 2)], "a b c")
+    pred = _row([(10, "Concept", [[4, 5]]), (11, "Concept", [[2, 3]])], [("is-a", 10, 11)], "a b c")
+    assert _all_scenarios(pred, gold)["scenario3"] == {
+        "correct_A": 2, "incorrect_A": 0, "partial_A": 0, "missing_A": 1, "spurious_A": 0,
+        "correct_B": 1, "missing_B": 0, "spurious_B": 0,
+        "precision": 1.0, "recall": 1.0, "f1": 1.0,
+    }  # fmt: skip
+
+
+def test_repeated_predicted_ids_resolve_to_the_first_phrase():
+    # Predicted d=5, b=6, a=5: relations on 5 use d. Gold classes {a, b} and {c, d}.
+    gold = _letters([1, 2, 3, 4], [("same-as", 1, 2), ("same-as", 3, 4), ("is-a", 2, 3)])
+    pred = _row(
+        [(5, "Concept", [[6, 7]]), (6, "Concept", [[2, 3]]), (5, "Concept", [[0, 1]])],
+        [("same-as", 5, 6), ("is-a", 6, 5)],
+        "a b c d",
+    )
+    result = _all_scenarios(pred, gold)
+    assert [result[s]["f1"] for s in result] == [0.6666666666666666, 0.8571428571428571, 0.4]
+    assert (result["scenario1"]["correct_B"], result["scenario1"]["spurious_B"]) == (1, 1)
+
+
 def test_unannotated_gold_and_differing_texts_are_skipped():
     empty_gold = _row([])
     assert _counts(GOLD, empty_gold) == {}
@@ -319,6 +396,53 @@ def test_line_breaks_crlf_lone_cr_and_other_separators(tmp_path):
     assert odd["correct_A"] == 2
 
 
+LINE_BREAK_TEXT = "a b\nc d\ne f\n"  # sentence ends (global): 3, 7, 11
+LINE_BREAK_GOLD_A = "1\t0 1\tConcept\ta\n2\t8 9\tConcept\te\n3\t10 11\tAction\tf\n"
+# Phrase 7 starts at 3, the line break after "a b": officially it belongs to "c d", which the
+# gold leaves unannotated, so it is never scored, and is-a 7 1 crosses two sentences (dropped).
+LINE_BREAK_LINES = {
+    "a1": "1\t0 1\tConcept\ta\n",
+    "a7": "7\t3 5;4 5\tConcept\tx\n",
+    "a2": "2\t8 9\tConcept\te\n",
+    "a3": "3\t10 11\tAction\tf\n",
+}
+
+
+@pytest.mark.parametrize(
+    "path,order,odd",
+    [
+        ("bulk, starts sorted", ["a1", "a7", "a2", "a3"], {}),
+        ("bulk, starts unsorted", ["a7", "a1", "a2", "a3"], {}),
+        # A "+7" id or two spaces inside a span only the line-by-line reader accepts.
+        ("line by line", ["a1", "a7", "a2", "a3"], {"a7": "+7\t3 5;4 5\tConcept\tx\n"}),
+        ("line by line, spaces", ["a1", "a7", "a2", "a3"], {"a1": "1\t0  1\tConcept\ta\n"}),
+    ],
+)
+def test_an_offset_on_a_line_break_belongs_to_the_next_sentence_on_every_reader_path(
+    tmp_path, path, order, odd
+):
+    sub_a = "".join(odd.get(k, LINE_BREAK_LINES[k]) for k in order)
+    with pytest.warns(UserWarning, match="cross sentence boundaries"):
+        result = score_files(
+            *_case(
+                tmp_path,
+                text=LINE_BREAK_TEXT,
+                sub_text=LINE_BREAK_TEXT,
+                gold_a=LINE_BREAK_GOLD_A,
+                gold_b="is-a\t2\t3\n",
+                sub_a=sub_a,
+                sub_b="is-a\t2\t3\nis-a\t7\t1\n",
+            )
+        )
+    # The official evaltest on these files: all three scenarios perfect, nothing spurious.
+    counts = {
+        "correct_A": 3, "incorrect_A": 0, "partial_A": 0, "missing_A": 0, "spurious_A": 0,
+        "correct_B": 1, "missing_B": 0, "spurious_B": 0,
+    }  # fmt: skip
+    perfect = {**counts, "precision": 1.0, "recall": 1.0, "f1": 1.0}
+    assert result == {"scenario1": perfect, "scenario2": perfect, "scenario3": perfect}, path
+
+
 def test_stripped_sentences_and_global_offsets(tmp_path):
     # NBSP and tabs around a line are stripped; blank lines are sentences and shift offsets.
     text = "\n" + TEXT + "\n"
@@ -440,6 +564,16 @@ HUB_ROWS = [
         ],
     },
     {"sentence": "Nada .", "entities": [], "relations": []},
+    # Offsets are file-level: this sentence starts at 51 + 1 + 6 + 1 = 59. T5 is discontinuous
+    # ("tipo" + "cáncer", BRAT "62 66;70 76"): the Hub keeps 62 and 76 only.
+    {
+        "sentence": "El tipo de cáncer",
+        "entities": [
+            {"ent_id": "T4", "ent_text": "tipo de", "ent_label": 0, "start_character": 62, "end_character": 69},
+            {"ent_id": "T5", "ent_text": "tipo cáncer", "ent_label": 0, "start_character": 62, "end_character": 76},
+        ],
+        "relations": [{"rel_id": "R3", "rel_label": 1, "arg1": "T4", "arg2": "T5"}],
+    },
 ]  # fmt: skip
 
 
@@ -448,8 +582,48 @@ def test_references_from_hub_rows():
     assert refs[0]["keyphrases"][2] == {"id": 3, "label": "Concept", "spans": [[31, 49]]}
     assert refs[0]["relations"][0] == {"label": "target", "source": 2, "target": 3}
     assert refs[1] == {"text": "Nada .", "keyphrases": [], "relations": []}
+    assert refs[2]["keyphrases"] == [
+        {"id": 4, "label": "Concept", "spans": [[3, 10]]},
+        {"id": 5, "label": "Concept", "spans": [[3, 7], [11, 17]]},
+    ]
+    assert refs[2]["relations"] == [{"label": "same-as", "source": 4, "target": 5}]
     result = ehealthkd(refs, refs, "scenario1")
-    assert result["correct_A"] == 3 and result["correct_B"] == 2 and result["f1"] == 1.0
+    assert result["correct_A"] == 5 and result["correct_B"] == 3 and result["f1"] == 1.0
+    # A prediction written as official files would be: "tipo de" as one span, "tipo cáncer"
+    # as one span over the gap (partial), same-as between them.
+    pred = dict(refs[2], keyphrases=[
+        {"id": 1, "label": "Concept", "spans": [[3, 10]]},
+        {"id": 2, "label": "Concept", "spans": [[3, 17]]},
+    ], relations=[{"label": "same-as", "source": 2, "target": 1}])  # fmt: skip
+    assert ehealthkd([pred], [refs[2]], "scenario1") == {
+        "correct_A": 1, "incorrect_A": 0, "partial_A": 1, "missing_A": 0, "spurious_A": 0,
+        "correct_B": 1, "missing_B": 0, "spurious_B": 0,
+        "precision": 0.8333333333333334, "recall": 0.8333333333333334, "f1": 0.8333333333333334,
+    }  # fmt: skip
+
+
+def test_references_from_hub_takes_numpy_offsets_and_refuses_floats():
+    import numpy as np
+
+    rows = json.loads(json.dumps(HUB_ROWS))
+    for entity in rows[2]["entities"]:
+        entity["start_character"] = np.int32(entity["start_character"])
+        entity["end_character"] = np.int64(entity["end_character"])
+    assert references_from_hub(rows) == references_from_hub(HUB_ROWS)
+    rows[2]["entities"][0]["end_character"] = 69.0
+    with pytest.raises(ValueError, match=r"rows\[2\], entities\[0\], field 'end_character'"):
+        references_from_hub(rows)
+
+
+def test_references_from_hub_needs_the_rows_of_the_split_from_its_first():
+    # Alone, the third row's offsets (file-level, from 59) lie outside its sentence.
+    with pytest.raises(ValueError, match=r"rows\[0\], entities\[0\] \(T4\).*file-level"):
+        references_from_hub(HUB_ROWS[2:])
+    # A discontinuous entity whose words do not locate its fragments.
+    bad = json.loads(json.dumps(HUB_ROWS))
+    bad[2]["entities"][1]["ent_text"] = "tipo vías"
+    with pytest.raises(ValueError, match=r"rows\[2\], entities\[1\] \(T5\).*discontinuous"):
+        references_from_hub(bad)
 
 
 def test_references_from_hub_rejects_bad_rows():
@@ -501,6 +675,19 @@ def _from_records(records: list[dict], scenario: str) -> dict:
     return out
 
 
+# The official evaltest's output on random_rows(random.Random(4), 300) written as official files
+# (ids made distinct across sentences, since official ids are per file).
+RANDOM_ROWS_COUNTS = {
+    "correct_A": 394, "incorrect_A": 72, "partial_A": 42, "missing_A": 79, "spurious_A": 98,
+    "correct_B": 196, "missing_B": 223, "spurious_B": 167,
+}  # fmt: skip
+RANDOM_ROWS_OFFICIAL = {
+    "scenario1": {"precision": 0.630546955624355, "recall": 0.6073558648111332, "f1": 0.61873417721519},
+    "scenario2": {"precision": 0.6848184818481848, "recall": 0.706984667802385, "f1": 0.6957250628667225},
+    "scenario3": {"precision": 0.5399449035812672, "recall": 0.4677804295942721, "f1": 0.5012787723785166},
+}  # fmt: skip
+
+
 @pytest.mark.parametrize("scenario", ["scenario1", "scenario2", "scenario3"])
 def test_details_explain_each_item_and_add_up_to_the_scores(scenario):
     import random
@@ -508,12 +695,16 @@ def test_details_explain_each_item_and_add_up_to_the_scores(scenario):
     from entries.ehealthkd import random_rows
 
     inputs = random_rows(random.Random(4), 300)  # a seed without span-identical gold swaps
+    expected = {**RANDOM_ROWS_COUNTS, **RANDOM_ROWS_OFFICIAL[scenario]}
     metric = taskeval.load("ehealthkd", scenario)
     direct = metric.compute(**inputs, details=True)
     metric.add_batch(**inputs)
-    assert metric.compute(details=True) == direct  # the Arrow path explains the same way
+    through_arrow = metric.compute(details=True)
     records = direct.pop("details")
-    assert direct == metric.compute(**inputs)  # details change nothing else
+    assert direct == expected
+    assert through_arrow.pop("details") == records  # the Arrow path explains the same way
+    assert through_arrow == expected
+    assert metric.compute(**inputs) == expected  # details change nothing else
     derived = _from_records(records, scenario)
     assert derived == {k: direct[k] for k in derived}
     assert all(set(r) == set(records[0]) for r in records)

@@ -48,14 +48,21 @@ def touches(a, b):
     return starts_in(a, b) or starts_in(b, a)
 
 
-def fits(relation, step, label, x, y, group):
+def fits(relation, step, label, x, y, group, first, ids):
+    """Does a remaining gold relation fit a predicted one whose ends matched gold phrases x, y?
+
+    Exact and reversed compare the ids of those phrases; the class steps compare classes of
+    phrases, a gold relation's end being the first phrase with its id.
+    """
     if step == "exact":
-        return relation == (label, x, y)
+        return relation == (label, ids[x], ids[y])
     if step == "reversed":
-        return relation == (label, y, x)
+        return relation == (label, ids[y], ids[x])
     a, b = (x, y) if step == "classes" else (y, x)
     return (
-        relation[0] == label and group[relation[1]] == group[a] and group[relation[2]] == group[b]
+        relation[0] == label
+        and group[first[relation[1]]] == group[a]
+        and group[first[relation[2]]] == group[b]
     )
 
 
@@ -109,12 +116,18 @@ def reference_counts(prediction, gold):
         return out
 
     gold_rels, pred_rels = unique(gold["relations"]), unique(prediction["relations"])
-    group = {g["id"]: {g["id"]} for g in gold["keyphrases"]}
+    # Same-as classes of gold phrases by position: a second phrase reusing an id is not the
+    # relation end (the first one is), so it stays in a class of its own.
+    first = {}
+    for j, g in enumerate(real):
+        first.setdefault(g["id"], j)
+    group = {j: {j} for j in range(len(real))}
     for label, a, b in gold_rels:
         if label == "same-as":
-            merged = group[a] | group[b]
+            merged = group[first[a]] | group[first[b]]
             for member in merged:
                 group[member] = merged
+    ids = [g["id"] for g in real]
     position = {}
     for i, p in enumerate(pred):
         position.setdefault(p["id"], i)
@@ -124,13 +137,13 @@ def reference_counts(prediction, gold):
         i, k = position[a], position[b]
         if i not in link or k not in link:
             continue
-        x, y = real[link[i]]["id"], real[link[k]]["id"]
+        x, y = link[i], link[k]
         # Priority: exact, reversed same-as, classes, reversed classes for same-as.
         steps = ["exact", "reversed", "classes", "reversed classes"]
         if label != "same-as":
             steps = ["exact", "classes"]
         for step in steps:
-            hit = next((r for r in left if fits(r, step, label, x, y, group)), None)
+            hit = next((r for r in left if fits(r, step, label, x, y, group, first, ids)), None)
             if hit is not None:
                 left.remove(hit)
                 correct_b += 1

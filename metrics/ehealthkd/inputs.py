@@ -13,6 +13,7 @@ whose endpoints lie in two sentences dropped with a warning.
 from __future__ import annotations
 
 import gc
+import operator
 import re
 import warnings
 from bisect import bisect_left, bisect_right
@@ -630,17 +631,82 @@ def _hub_id(value: Any, where: str) -> int:
     return int(digits)
 
 
+def _fragments(text: str, start: int, end: int, words: list[str]) -> list[list[int]] | None:
+    """One pair per word of ``words`` inside ``text[start:end]``, the first word starting at
+    ``start`` and the last ending at ``end``, or None if they are not there or could be in
+    more than one way (a repeated word between the ends)."""
+    first, last = words[0], words[-1]
+    low, high = start + len(first), end - len(last)
+    if len(words) < 2 or low > high:
+        return None
+    if not (text.startswith(first, start) and text.startswith(last, high)):
+        return None
+    leftmost, at = [], low
+    for word in words[1:-1]:  # each middle word as early as it can be
+        found = text.find(word, at, high)
+        if found < 0:
+            return None
+        leftmost.append([found, found + len(word)])
+        at = found + len(word)
+    rightmost, at = [], high
+    for word in reversed(words[1:-1]):  # and as late: both must agree
+        found = text.rfind(word, low, at)
+        rightmost.insert(0, [found, found + len(word)])
+        at = found
+    if leftmost != rightmost:
+        return None
+    return [[start, low], *leftmost, [high, end]]
+
+
+def _hub_spans(text: str, base: int, entity: Mapping, kp_id: int, at: str) -> list[list[int]]:
+    """Sentence-relative spans of a Hub entity, from its file-level offsets."""
+    start, end = entity["start_character"], entity["end_character"]
+    for field, value in (("start_character", start), ("end_character", end)):
+        if isinstance(value, (bool, str, float)) or not hasattr(value, "__index__"):
+            raise ValueError(f"{at}, field {field!r}: expected an int offset, got {value!r}")
+    start, end = operator.index(start), operator.index(end)  # numpy ints from a data frame too
+    relative = (start - base, end - base)
+    if not 0 <= relative[0] <= relative[1] <= len(text):
+        raise ValueError(
+            f"{at} (T{kp_id}): the offsets [{start}, {end}) are file-level (the Hub rows keep "
+            f"the BRAT offsets of the split's whole scenario.txt), and counted from the first "
+            f"row given, this row's sentence covers [{base}, {base + len(text)}): the entity "
+            f"lies outside it. Pass every row of the split, in order, from its first row; the "
+            f"offsets cannot be recovered if the Hub loading script shifted sentences (it "
+            f"merges the annotations of a sentence without relations into the next row)"
+        )
+    ent_text = entity.get("ent_text")
+    if not isinstance(ent_text, str) or text[relative[0] : relative[1]] == ent_text:
+        return [list(relative)]  # contiguous: one span, split at spaces when scored
+    # A discontinuous entity: the Hub keeps its first start and last end only; its words
+    # (BRAT joins the fragments with a space) locate the fragments, one pair per word.
+    pairs = _fragments(text, *relative, ent_text.split(" "))
+    if pairs is None:
+        raise ValueError(
+            f"{at} (T{kp_id}): the sentence over [{start}, {end}) reads "
+            f"{text[relative[0] : relative[1]]!r}, not the entity text {ent_text!r}; the Hub "
+            f"rows keep only the first start and the last end of a discontinuous entity, and "
+            f"its words do not locate its fragments unambiguously"
+        )
+    return pairs
+
+
 def references_from_hub(rows: Iterable[Mapping]) -> list[dict]:
     """Rows of the Hub ``ehealth_kd`` dataset (``community-datasets/ehealth_kd``) → references.
 
     A Hub row holds ``sentence``, ``entities`` (``ent_id`` such as ``"T3"``, ``ent_text``,
     ``ent_label``, ``start_character``, ``end_character``) and ``relations`` (``rel_id``,
-    ``rel_label``, ``arg1``, ``arg2``); labels may be class indices or names. Each entity
-    becomes one key phrase with the single span [start_character, end_character), which the
-    metric splits into words at spaces, as the official tool does with a single span. Note that
-    the Hub dataset is the 2020 edition of the corpus.
+    ``rel_label``, ``arg1``, ``arg2``); labels may be class indices or names. The Hub loading
+    script copies the offsets of the BRAT ``scenario.ann``, which count characters over the
+    split's whole ``scenario.txt``: row k's sentence starts after the sentences of rows 0..k-1
+    and one line break each. So the rows must be the whole split, in order. Each entity becomes
+    one key phrase: a single span (split into words when scored, as the official tool does)
+    when the sentence reads ``ent_text`` there, else (a discontinuous entity, of which the Hub
+    keeps only the first start and last end) one pair per word of ``ent_text``. An entity that
+    does not fit is refused with the reason. The Hub dataset is the 2020 edition of the corpus.
     """
     out = []
+    base = 0  # file-level offset of the current row's sentence
     for index, row in enumerate(rows):
         where = f"rows[{index}]"
         try:
@@ -650,16 +716,18 @@ def references_from_hub(rows: Iterable[Mapping]) -> list[dict]:
                 f"{where}: expected a Hub ehealth_kd row with 'sentence', 'entities' and "
                 f"'relations'"
             ) from None
+        if not isinstance(text, str):
+            raise ValueError(f"{where}, field 'sentence': expected a string, got {text!r}")
         keyphrases, ids = [], set()
         for k, entity in enumerate(entities):
             at = f"{where}, entities[{k}]"
             try:
                 kp_id = _hub_id(entity["ent_id"], f"{at}, field 'ent_id'")
                 label = _hub_label(entity["ent_label"], HUB_ENTITY_LABELS, f"{at}, 'ent_label'")
-                span = [entity["start_character"], entity["end_character"]]
+                spans = _hub_spans(text, base, entity, kp_id, at)
             except (KeyError, TypeError) as e:
                 raise ValueError(f"{at}: missing field {e}") from None
-            keyphrases.append({"id": kp_id, "label": label, "spans": [span]})
+            keyphrases.append({"id": kp_id, "label": label, "spans": spans})
             ids.add(kp_id)
         relations = []
         for r, link in enumerate(links):
@@ -674,4 +742,5 @@ def references_from_hub(rows: Iterable[Mapping]) -> list[dict]:
                     raise ValueError(f"{at}, field {field!r}: no entity of this row has that id")
             relations.append({"label": label, "source": ends[0], "target": ends[1]})
         out.append({"text": text, "keyphrases": keyphrases, "relations": relations})
+        base += len(text) + 1
     return out

@@ -13,8 +13,10 @@ Two steps, usable on their own:
 Exactness notes (see the metric card): sentence pairs whose texts differ or whose gold has no
 annotation are skipped; key phrases go through three first-match, one-to-one passes in file order
 (identical spans and label, identical spans, first overlapping gold whatever its label); relation
-endpoints are mapped only through correct or partial key-phrase matches; a zero denominator gives
-the *int* 0, exactly as the official JSON shows it; F1 is computed from the float P and R.
+endpoints are mapped only through correct or partial key-phrase matches; gold ``same-as``
+classes are built over key phrases, a relation end being the first phrase with its id; a zero
+denominator gives the *int* 0, exactly as the official JSON shows it; F1 is computed from the
+float P and R.
 """
 
 from __future__ import annotations
@@ -324,13 +326,27 @@ def _first_by_id(keyphrases: Sequence[Keyphrase]) -> dict[int, int]:
     return first
 
 
-def _classes(gold: Sentence) -> dict[int, int]:
-    """Union-find over gold key-phrase ids, merging the endpoints of every gold ``same-as``."""
-    parent: dict[int, int] = {}
+class Classes(NamedTuple):
+    """Gold ``same-as`` classes over key-phrase *positions* (not ids), as the official tool
+    builds them: a relation end is the first phrase of the sentence with that id, so a later
+    phrase reusing an id stays in a class of its own."""
+
+    of_phrase: list[int]  # per gold phrase index: its class
+    first: dict[int, int]  # gold id -> index of the first phrase with that id
+
+    def of_id(self, kp_id: int) -> int:
+        """The class of a relation end (an id): that of the first phrase with the id."""
+        return self.of_phrase[self.first[kp_id]]
+
+
+def _classes(gold: Sentence) -> Classes:
+    """Union-find over gold key phrases, merging the endpoints of every gold ``same-as``."""
+    first = _first_by_id(gold.keyphrases)
+    parent = list(range(len(gold.keyphrases)))
 
     def find(x: int) -> int:
         root = x
-        while parent.get(root, root) != root:
+        while parent[root] != root:
             root = parent[root]
         while x != root:
             parent[x], x = root, parent[x]
@@ -338,10 +354,10 @@ def _classes(gold: Sentence) -> dict[int, int]:
 
     for rel in gold.relations:
         if rel.label == SAME_AS:
-            a, b = find(rel.source), find(rel.target)
+            a, b = find(first[rel.source]), find(first[rel.target])
             if a != b:
                 parent[a] = b
-    return {kp.id: find(kp.id) for kp in gold.keyphrases}
+    return Classes([find(k) for k in range(len(parent))], first)
 
 
 def _find(
@@ -350,9 +366,16 @@ def _find(
     label: str,
     src: int,
     dst: int,
-    cls: Mapping[int, int],
+    cls: Classes,
+    src_class: int,
+    dst_class: int,
 ) -> tuple[int, str] | None:
-    """The gold relation a submitted one (endpoints mapped to gold ids) matches, and how."""
+    """The gold relation a submitted one matches, and how.
+
+    ``src`` and ``dst`` are the ids of the gold phrases its endpoints map to (the exact and
+    reversed rules compare ids), ``src_class`` and ``dst_class`` the classes of those very
+    phrases (the class rules compare classes).
+    """
     symmetric = label == SAME_AS
     for k in candidates:
         g = golds[k]
@@ -363,15 +386,22 @@ def _find(
             g = golds[k]
             if g.label == label and g.source == dst and g.target == src:
                 return k, "reversed"
-    cs, cd = cls[src], cls[dst]
     for k in candidates:
         g = golds[k]
-        if g.label == label and cls[g.source] == cs and cls[g.target] == cd:
+        if (
+            g.label == label
+            and cls.of_id(g.source) == src_class
+            and cls.of_id(g.target) == dst_class
+        ):
             return k, "class"
     if symmetric:
         for k in candidates:
             g = golds[k]
-            if g.label == label and cls[g.source] == cd and cls[g.target] == cs:
+            if (
+                g.label == label
+                and cls.of_id(g.source) == dst_class
+                and cls.of_id(g.target) == src_class
+            ):
                 return k, "reversed class"
     return None
 
@@ -403,8 +433,9 @@ def match_relations(
         dst = mapping.get(sub_first[rel.target])
         if src is None or dst is None or not remaining:
             continue
-        src, dst = gold.keyphrases[src].id, gold.keyphrases[dst].id
-        hit = _find(golds, remaining, rel.label, src, dst, cls)
+        ids = gold.keyphrases[src].id, gold.keyphrases[dst].id
+        classes = cls.of_phrase[src], cls.of_phrase[dst]
+        hit = _find(golds, remaining, rel.label, *ids, cls, *classes)
         if hit is not None:
             gold_of[p], how[p] = hit
             remaining.remove(hit[0])
@@ -576,7 +607,7 @@ def _unmatched_relation(
     rel: Relation,
     sub_first: Mapping[int, int],
     mapping: Mapping[int, int],
-    cls: Mapping[int, int],
+    cls: Classes,
 ) -> str:
     """Why a submitted relation matched no gold relation."""
     ends = []
@@ -588,16 +619,22 @@ def _unmatched_relation(
             ends.append(f"{end} phrase {kp_id} is only incorrect (other label)")
     if ends:
         return f"relation endpoint not matched in subtask A ({'; '.join(ends)})"
-    src = m.gold.keyphrases[mapping[sub_first[rel.source]]].id
-    dst = m.gold.keyphrases[mapping[sub_first[rel.target]]].id
+    src, dst = mapping[sub_first[rel.source]], mapping[sub_first[rel.target]]
+    ids = m.gold.keyphrases[src].id, m.gold.keyphrases[dst].id
+    classes = cls.of_phrase[src], cls.of_phrase[dst]
     golds = m.b.gold
-    if _find(golds, range(len(golds)), rel.label, src, dst, cls) is not None:
+    if _find(golds, range(len(golds)), rel.label, *ids, cls, *classes) is not None:
         return "its gold relation was already matched by an earlier predicted relation"
-    ends_of = {(cls[src], cls[dst])}
-    others = sorted({g.label for g in golds if (cls[g.source], cls[g.target]) in ends_of})
+    ends_of = {classes}
+    others = sorted(
+        {g.label for g in golds if (cls.of_id(g.source), cls.of_id(g.target)) in ends_of}
+    )
     if others:
         return f"other label: the gold relates these phrases by {', '.join(others)}"
-    if any(g.label == rel.label and (cls[g.target], cls[g.source]) in ends_of for g in golds):
+    if any(
+        g.label == rel.label and (cls.of_id(g.target), cls.of_id(g.source)) in ends_of
+        for g in golds
+    ):
         return "reversed: the gold relation goes the other way (only same-as is symmetric)"
     return "no gold relation between the phrases its endpoints matched"
 
