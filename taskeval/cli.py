@@ -7,6 +7,7 @@ import json
 import sys
 from collections.abc import Sequence
 
+from . import export
 from .api import score_files
 from .compare import (
     DEFAULT_CONFIDENCE,
@@ -47,6 +48,7 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     commands.add_parser("list", help="list the metrics")
+    export.add_command(commands)
 
     install = commands.add_parser(
         "install",
@@ -175,6 +177,8 @@ def _resampled(command: str, metric: str, args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "export":
+        return export.run_command(args)
     if args.command == "list":
         print("\n".join(list_metrics()))
     elif args.command == "install":

@@ -30,7 +30,7 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from .api import load, read_official
+from .api import read_official
 from .compare import DEFAULT_RESAMPLES, intervals
 from .registry import metric_dir, metric_module
 
@@ -202,8 +202,12 @@ def with_intervals(
 
 
 @functools.cache
-def _metric(name: str, config: str | None):
-    return load(name, config)
+def _metric(name: str, config: str | None) -> Any:
+    import evaluate
+
+    # By the script's path, not the folder's: evaluate looks for <folder name>.py in a folder,
+    # and a Hub Space's folder is not named after its metric.
+    return evaluate.load(str(metric_dir(name) / f"{name}.py"), config)
 
 
 # A Space serves requests from threads; an evaluate module writes its inputs to its own Arrow
