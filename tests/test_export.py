@@ -261,3 +261,91 @@ def test_exported_space_serves_and_computes(name, exports, hub_env, tmp_path):
     finally:
         proc.kill()
         proc.wait()
+
+
+def _chromium() -> str:
+    path = shutil.which("chromium")
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is not installed (scripts/test.sh installs Debian's package)")
+        pytest.skip("chromium is not installed")
+    return path
+
+
+def _choose(page, scenario: int) -> None:
+    page.locator("#scenario input").click()
+    page.get_by_role("option", name=f"Scenario {scenario}:").click()
+
+
+@pytest.mark.slow
+def test_exported_space_in_chromium(exports, hub_env, tmp_path):
+    """The exported eHealth-KD Space, served as on the Hub, in a real browser: the note before
+    the first Compute, a scenario that contradicts the file names, switching scenarios, and an
+    error in an uploaded file named as the user named it."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    executable = _chromium()
+    folder = hub_copy(exports["ehealthkd"], tmp_path)
+    python = hub_python(folder / "requirements.txt", exports["ehealthkd"].parent)
+    proc, url = serve(python, folder, hub_env)
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(
+                executable_path=executable, args=["--no-sandbox", "--disable-gpu"]
+            )
+            page = browser.new_page(viewport={"width": 1280, "height": 1800})
+            page.goto(url)
+            page.locator("#placeholder").wait_for(state="visible", timeout=60_000)
+            for empty in ("#scores", "#breakdown", "#plot"):
+                assert not page.locator(empty).is_visible()
+
+            # The example files are scenario 1's: scenario 3 is refused, by name.
+            _choose(page, 3)
+            page.locator("#compute").click()
+            error = page.locator("#error")
+            error.get_by_text("scenario 3 is chosen").wait_for(timeout=60_000)
+            assert "files are for scenario 1" in error.inner_text()
+
+            # JSON rows, scenario 2 then 3: each plot is drawn, the second one anew.
+            page.get_by_role("tab", name="JSON rows").click()
+            plots = []
+            for scenario in (2, 3):
+                _choose(page, scenario)
+                page.locator("#compute").click()
+                image = page.locator("#plot img")
+                image.wait_for(state="visible", timeout=60_000)
+                page.wait_for_function(
+                    "prev => { const i = document.querySelector('#plot img');"
+                    " return i && i.src && !prev.includes(i.src); }",
+                    arg=plots,
+                    timeout=60_000,
+                )
+                plots.append(image.get_attribute("src"))
+                assert image.bounding_box()["height"] > 200
+                assert not page.locator("#error").is_visible()
+            page.screenshot(path=str(tmp_path / "scenario3.png"), full_page=True)
+
+            # A broken uploaded file: the message names it as uploaded, no server path.
+            page.get_by_role("tab", name="Official files").click()
+            _choose(page, 1)
+            bad = tmp_path / "upload" / "output_a_scenario1.txt"
+            bad.parent.mkdir()
+            bad.write_text("garbage line\n", encoding="utf-8")
+            examples = folder / "examples" / "submission"
+            box = page.locator("#predictions-files")
+            box.get_by_role("button", name="Clear").click()
+            box.locator("input[type=file]").set_input_files(
+                [
+                    str(bad),
+                    str(examples / "output_b_scenario1.txt"),
+                    str(examples / "output_scenario1.txt"),
+                ]
+            )
+            box.get_by_text("output_b_scenario1").wait_for(timeout=30_000)
+            page.locator("#compute").click()
+            error.get_by_text("output_a_scenario1.txt, line 1").wait_for(timeout=60_000)
+            message = error.inner_text()
+            assert "/tmp" not in message and "gradio" not in message and "taskeval-" not in message
+            browser.close()
+    finally:
+        proc.kill()
+        proc.wait()
