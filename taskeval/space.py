@@ -185,6 +185,12 @@ def group_table(result: dict[str, Any]) -> pd.DataFrame | None:
 
 INTERVAL_LABEL = f"bootstrap 95% interval ({DEFAULT_RESAMPLES:,} resamples)"
 INTERVAL_COLUMN = "95% interval"
+# Breakdown columns share the page's width: long texts wrap instead of pushing columns out.
+CSS = """
+#breakdown th, #breakdown td { min-width: 4em; max-width: 26em; }
+#breakdown th *, #breakdown td * { white-space: normal !important; }
+#breakdown td * { overflow-wrap: anywhere; }
+"""
 PLACEHOLDER = (
     "Press **Compute**: the scores, the per-item breakdown and the plot of the inputs above "
     "appear here."
@@ -465,6 +471,6 @@ def launch(spec: SpaceSpec, **kwargs: Any) -> gr.Blocks:
     demo.launch(
         server_name=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),
         allowed_paths=sorted(folders) + spec.allowed_paths,
-        **kwargs,
+        **{"css": CSS, **kwargs},
     )
     return demo
