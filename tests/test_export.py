@@ -66,24 +66,28 @@ def exports(tmp_path_factory) -> dict[str, Path]:
     return {name: root / name for name in NAMES}
 
 
-_VENVS: dict[str, Path] = {}
+@pytest.fixture(scope="session")
+def hub_python(tmp_path_factory):
+    """``hub_python(requirements)``: the Python of a fresh virtual environment holding only
+    ``requirements``, built once per requirements set and test run (pip's cache makes the
+    downloads a one-off)."""
+    venvs: dict[str, Path] = {}
 
+    def python_for(requirements: Path) -> Path:
+        key = requirements.read_text(encoding="utf-8")
+        if key not in venvs:
+            venv = tmp_path_factory.mktemp("hub-venv")
+            subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+            python = venv / "bin" / "python"
+            subprocess.run(
+                [str(python), "-m", "pip", "install", "-q", "-r", str(requirements)],
+                check=True,
+                env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"},
+            )
+            venvs[key] = python
+        return venvs[key]
 
-def hub_python(requirements: Path, tmp_root: Path) -> Path:
-    """The Python of a fresh virtual environment holding only ``requirements`` (one per
-    requirements set and test run; pip's cache makes the downloads a one-off)."""
-    key = requirements.read_text(encoding="utf-8")
-    if key not in _VENVS:
-        venv = tmp_root / f"hub-venv-{len(_VENVS)}"
-        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-        python = venv / "bin" / "python"
-        subprocess.run(
-            [str(python), "-m", "pip", "install", "-q", "-r", str(requirements)],
-            check=True,
-            env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"},
-        )
-        _VENVS[key] = python
-    return _VENVS[key]
+    return python_for
 
 
 @pytest.fixture(scope="session")
@@ -173,9 +177,11 @@ print(json.dumps(evaluate.load(folder, config).compute(**inputs)))
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
-def test_exported_metric_loads_with_its_requirements_only(name, exports, hub_env, tmp_path):
+def test_exported_metric_loads_with_its_requirements_only(
+    name, exports, hub_python, hub_env, tmp_path
+):
     folder = exports[name]
-    python = hub_python(folder / "requirements.txt", folder.parent)
+    python = hub_python(folder / "requirements.txt")
     inputs = tmp_path / "inputs.json"
     inputs.write_text(json.dumps(_example_inputs(name)), encoding="utf-8")
     run = subprocess.run(
@@ -235,11 +241,11 @@ def flatten(scores: dict) -> list[list[str]]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
-def test_exported_space_serves_and_computes(name, exports, hub_env, tmp_path):
+def test_exported_space_serves_and_computes(name, exports, hub_python, hub_env, tmp_path):
     from gradio_client import Client, handle_file
 
     folder = hub_copy(exports[name], tmp_path)
-    python = hub_python(folder / "requirements.txt", exports[name].parent)
+    python = hub_python(folder / "requirements.txt")
     proc, url = serve(python, folder, hub_env)
     try:
         client = Client(url, verbose=False)
@@ -278,14 +284,14 @@ def _choose(page, scenario: int) -> None:
 
 
 @pytest.mark.slow
-def test_exported_space_in_chromium(exports, hub_env, tmp_path):
+def test_exported_space_in_chromium(exports, hub_python, hub_env, tmp_path):
     """The exported eHealth-KD Space, served as on the Hub, in a real browser: the note before
     the first Compute, a scenario that contradicts the file names, switching scenarios, and an
     error in an uploaded file named as the user named it."""
     sync_api = pytest.importorskip("playwright.sync_api")
     executable = _chromium()
     folder = hub_copy(exports["ehealthkd"], tmp_path)
-    python = hub_python(folder / "requirements.txt", exports["ehealthkd"].parent)
+    python = hub_python(folder / "requirements.txt")
     proc, url = serve(python, folder, hub_env)
     try:
         with sync_api.sync_playwright() as p:

@@ -239,6 +239,16 @@ def test_space_in_a_real_browser(name, browser):
             table.get_by_text(value, exact=True).last.wait_for(timeout=60_000)
         page.locator("#plot img").wait_for(state="visible", timeout=30_000)
         assert not page.locator("#placeholder").is_visible()
+        # No component label over the figure (it covered TyDi QA's left title).
+        label = page.locator("#plot [data-testid='block-label']")
+        assert label.count() == 0 or not label.first.is_visible(), label.first.evaluate(
+            "e => e.outerHTML"
+        )
+        # Every breakdown column fits the page: long texts wrap instead of being cut off.
+        right = page.locator("#breakdown").bounding_box()
+        for header in page.locator("#breakdown th").all():
+            box = header.bounding_box()
+            assert box["x"] + box["width"] <= right["x"] + right["width"] + 1, header.inner_text()
         page.wait_for_timeout(1000)  # let the plot draw before the picture is taken
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
@@ -395,6 +405,26 @@ def test_plots_keep_colours_order_and_headroom():
         sum(p.get_height() for p in ax.patches if p.get_x() < i < p.get_x() + 1) for i in range(3)
     )
     assert tallest == 45 and ax.get_ylim()[1] > tallest * 1.1  # room above the tallest bar
+
+
+def test_tydiqa_legend_is_outside_the_curves():
+    spec = app_module("tydiqa").SPEC
+    inputs = taskeval.read_official(
+        "tydiqa",
+        references=spec.example_files["references"][0],
+        predictions=spec.example_files["predictions"][0],
+    )
+    details = taskeval.load("tydiqa").compute(**inputs, details=True)["details"]
+    figure = spec.plot(details, None)
+    assert all(ax.get_legend() is None for ax in figure.axes)  # no legend over the curves
+    (legend,) = figure.legends
+    assert len(legend.get_texts()) == 11
+    # the legend sits below the panels, the panels' titles below the figure's title
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    legend_top = legend.get_window_extent(renderer).y1
+    assert all(legend_top <= ax.get_window_extent(renderer).y0 for ax in figure.axes)
 
 
 @pytest.fixture(scope="module")
