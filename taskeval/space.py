@@ -189,6 +189,7 @@ INTERVAL_COLUMN = "95% interval"
 CSS = """
 #breakdown th, #breakdown td { min-width: 4em; max-width: 26em; }
 #breakdown th *, #breakdown td * { white-space: normal !important; }
+#breakdown th * { overflow-wrap: normal; word-break: normal; }
 #breakdown td * { overflow-wrap: anywhere; }
 """
 PLACEHOLDER = (
@@ -282,9 +283,14 @@ def compute(
         gr.update(visible=False),
         gr.update(value=pd.DataFrame(rows, columns=columns), visible=True),
         gr.update(value=groups, visible=groups is not None),
-        gr.update(value=spec.breakdown(details), visible=True),
+        gr.update(value=_readable(spec.breakdown(details)), visible=True),
         *[gr.update(value=figure, visible=True) for figure in plot],
     )
+
+
+def _readable(frame: pd.DataFrame) -> pd.DataFrame:
+    # Headers wrap between words: "label correct", not "label_correc" + "t".
+    return frame.rename(columns=lambda c: str(c).replace("_", " "))
 
 
 def add_intervals(spec: SpaceSpec, source: str, *values: Any) -> Any:
