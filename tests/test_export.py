@@ -80,7 +80,16 @@ def hub_python(tmp_path_factory):
             subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
             python = venv / "bin" / "python"
             subprocess.run(
-                [str(python), "-m", "pip", "install", "-q", "-r", str(requirements)],
+                [
+                    str(python),
+                    "-m",
+                    "pip",
+                    "install",
+                    "-q",
+                    "--no-compile",
+                    "-r",
+                    str(requirements),
+                ],
                 check=True,
                 env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"},
             )
