@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .registry import list_metrics, metric_dir, metric_module
+
+if TYPE_CHECKING:
+    from evaluate import EvaluationModule
 
 StrPath = str | PathLike
 
@@ -22,7 +25,7 @@ def load(
     cache_dir: str | None = None,
     keep_in_memory: bool = False,
     **init_kwargs: Any,
-):
+) -> EvaluationModule:
     """``evaluate.load`` of a taskeval metric by its absolute folder path: no network, no env vars.
 
     ``init_kwargs`` (e.g. ``timeout``) go to the metric's constructor, as with ``evaluate.load``.

@@ -382,6 +382,30 @@ def _install_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _export_setup(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("name", metavar="METRIC", help=f"one of {', '.join(list_metrics())}")
+    parser.add_argument("dir", metavar="DIR", help="the folder to write (missing or empty)")
+    parser.add_argument("--overwrite", action="store_true", help="write into a non-empty DIR")
+
+
+def _export_run(args: argparse.Namespace) -> int:
+    from .api import metric_names
+    from .export import export
+
+    try:
+        metric_names(args.name)
+    except ValueError as e:
+        raise _UsageError(str(e)) from None
+    try:
+        paths = export(args.name, args.dir, overwrite=args.overwrite)
+    except ValueError as e:
+        raise DataError(str(e)) from None
+    except OSError as e:
+        raise DataError(_os_error(e)) from None
+    _print("\n".join(map(str, paths)))
+    return 0
+
+
 # ---------------------------------------------------------------------------------------------
 # The commands
 
@@ -421,6 +445,12 @@ COMMANDS: dict[str, Command] = {
         "importing evaluate to skip the Hub probe)",
         _install_setup,
         _install_run,
+    ),
+    "export": Command(
+        "write a metric's Hub Space repository (metric, card, app.py, examples, "
+        "requirements.txt) into a folder, ready to upload",
+        _export_setup,
+        _export_run,
     ),
 }
 

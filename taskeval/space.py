@@ -6,17 +6,23 @@ An optional column gives each headline score its paired-bootstrap 95% interval
 A Space's ``app.py`` describes only what differs (a ``SpaceSpec``: example files and rows,
 option controls, how to plot the per-item details) and calls ``launch``. Errors in the input —
 the metrics' ``ValueError``s, broken JSON, missing files — are shown in the page, never as a
-traceback, and the app keeps working.
+traceback, and name the uploaded files as the user named them (never the server's copies).
+
+This module and the ones it imports are also the code of every exported Hub Space
+(``taskeval export``): there they run beside the metric's own files, without taskeval.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
+import re
 import shutil
 import tempfile
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,9 +30,20 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from .api import load, read_official
+from .api import read_official
 from .compare import DEFAULT_RESAMPLES, intervals
-from .registry import metric_dir
+from .registry import metric_dir, metric_module
+
+__all__ = [
+    "SpaceSpec",
+    "bar_chart",
+    "build",
+    "compute",
+    "launch",
+    "metric_module",
+    "read_official",
+    "scores_table",
+]
 
 Controls = Callable[[], list[Any]]
 
@@ -46,9 +63,10 @@ class SpaceSpec:
     read_controls: Callable[..., tuple[str | None, dict[str, Any]]] = lambda: (None, {})
     # The per-item details of ``compute(details=True)`` → rows of the breakdown table.
     breakdown: Callable[[Any], pd.DataFrame] = pd.DataFrame
-    # The details → the plot's data, and a factory of the plot component.
-    plot_data: Callable[[Any], pd.DataFrame] | None = None
-    plot: Callable[[], Any] | None = None
+    # The details (and the config name) → a matplotlib figure, shown in a ``gr.Plot``.
+    plot: Callable[[Any, str | None], Any] | None = None
+    # The uploaded file names and the config name: raises a ValueError if they disagree.
+    check_uploads: Callable[[list[str], str | None], None] | None = None
     # Official inputs are folders of files (the uploads are put in one folder per side).
     folders: bool = False
     references_optional: bool = False
@@ -65,7 +83,7 @@ def metric_card(name: str) -> str:
 
 
 def parse_rows(text: str, side: str) -> list:
-    """A JSON array, or one JSON value per line (JSONL), as pasted in the page."""
+    """A JSON array, one JSON object (one row), or one JSON value per line (JSONL)."""
     text = (text or "").strip()
     if not text:
         raise ValueError(f"{side}: nothing was pasted")
@@ -79,27 +97,66 @@ def parse_rows(text: str, side: str) -> list:
             try:
                 rows.append(json.loads(line))
             except json.JSONDecodeError as e:
-                raise ValueError(f"{side}, line {number}: not valid JSON ({e})") from None
+                raise ValueError(
+                    f"{side}, line {number}, column {e.colno}: not valid JSON ({e.msg})"
+                ) from None
         return rows
+    if isinstance(rows, dict):
+        return [rows]
     if not isinstance(rows, list):
-        raise ValueError(f"{side}: expected a JSON array of rows (or one JSON object per line)")
+        raise ValueError(
+            f"{side}: expected rows (a JSON array, one JSON object, or one object per line), "
+            f"got a JSON {type(rows).__name__}"
+        )
     return rows
 
 
-def _uploaded(files: Any, side: str, folder: bool, optional: bool) -> str | None:
-    paths = [files] if isinstance(files, (str, os.PathLike)) else list(files or [])
+def _paths(files: Any) -> list[str]:
+    return [str(files)] if isinstance(files, (str, os.PathLike)) else [str(f) for f in files or []]
+
+
+@contextlib.contextmanager
+def _staged(spec: SpaceSpec, files: Any, side: str, optional: bool) -> Iterator[str | None]:
+    """The uploaded file (or, for folder inputs, a temporary folder holding the uploads, removed
+    afterwards), as ``read_official`` takes it."""
+    paths = _paths(files)
     if not paths:
         if optional:
-            return None
+            yield None
+            return
         raise ValueError(f"{side}: no file was uploaded")
-    if not folder:
+    if not spec.folders:
         if len(paths) != 1:
             raise ValueError(f"{side}: upload one file, got {len(paths)}")
-        return str(paths[0])
-    target = Path(tempfile.mkdtemp(prefix=f"taskeval-{side}-"))
-    for path in paths:
-        shutil.copyfile(path, target / Path(path).name)
-    return str(target)
+        yield paths[0]
+        return
+    names = [Path(p).name for p in paths]
+    if len(set(names)) != len(names):
+        raise ValueError(f"{side}: two uploaded files have the same name")
+    with tempfile.TemporaryDirectory(prefix=f"taskeval-{side}-") as target:
+        for path in paths:
+            shutil.copyfile(path, Path(target) / Path(path).name)
+        yield target
+
+
+# JSON parsers add their own position inside the line ("line 1 column 5 (char 4)"), which
+# contradicts the file's line number the message already gives.
+_PARSER_POSITION = re.compile(r":? line \d+ column \d+ \(char \d+\)")
+
+
+def user_message(error: Exception, uploads: Sequence[Any]) -> str:
+    """The error as the page shows it: uploads named as the user named them, no server paths."""
+    message = str(error) if isinstance(error, ValueError) else f"{type(error).__name__}: {error}"
+    for files in uploads:
+        for path in _paths(files):
+            message = message.replace(path, Path(path).name)
+    # Folder inputs are read from a temporary folder: its path means "the uploaded files".
+    message = re.sub(
+        r"\S*taskeval-(references|predictions)-[\w-]+(/?)",
+        lambda m: "" if m.group(2) else f"the uploaded {m.group(1)} files",
+        message,
+    )
+    return _PARSER_POSITION.sub("", message)
 
 
 def scores_table(result: dict[str, Any], prefix: str = "") -> list[list[str]]:
@@ -128,6 +185,17 @@ def group_table(result: dict[str, Any]) -> pd.DataFrame | None:
 
 INTERVAL_LABEL = f"bootstrap 95% interval ({DEFAULT_RESAMPLES:,} resamples)"
 INTERVAL_COLUMN = "95% interval"
+# Breakdown columns share the page's width: long texts wrap instead of pushing columns out.
+CSS = """
+#breakdown th, #breakdown td { min-width: 4em; max-width: 26em; }
+#breakdown th *, #breakdown td * { white-space: normal !important; }
+#breakdown th * { overflow-wrap: normal; word-break: normal; }
+#breakdown td * { overflow-wrap: anywhere; }
+"""
+PLACEHOLDER = (
+    "Press **Compute**: the scores, the per-item breakdown and the plot of the inputs above "
+    "appear here."
+)
 
 
 def with_intervals(
@@ -141,8 +209,17 @@ def with_intervals(
 
 
 @functools.cache
-def _metric(name: str, config: str | None):
-    return load(name, config)
+def _metric(name: str, config: str | None) -> Any:
+    import evaluate
+
+    # By the script's path, not the folder's: evaluate looks for <folder name>.py in a folder,
+    # and a Hub Space's folder is not named after its metric.
+    return evaluate.load(str(metric_dir(name) / f"{name}.py"), config)
+
+
+# A Space serves requests from threads; an evaluate module writes its inputs to its own Arrow
+# cache, so calls to one module must not overlap.
+_COMPUTE_LOCK = threading.Lock()
 
 
 def _inputs(spec: SpaceSpec, source: str, pred_text, ref_text, pred_files, ref_files) -> dict:
@@ -151,9 +228,11 @@ def _inputs(spec: SpaceSpec, source: str, pred_text, ref_text, pred_files, ref_f
             "predictions": parse_rows(pred_text, "predictions"),
             "references": parse_rows(ref_text, "references"),
         }
-    references = _uploaded(ref_files, "references", spec.folders, spec.references_optional)
-    predictions = _uploaded(pred_files, "predictions", spec.folders, False)
-    return read_official(spec.metric, references=references, predictions=predictions)
+    with (
+        _staged(spec, ref_files, "references", spec.references_optional) as references,
+        _staged(spec, pred_files, "predictions", False) as predictions,
+    ):
+        return read_official(spec.metric, references=references, predictions=predictions)
 
 
 def _bounds(spec: SpaceSpec, inputs: dict, config: str | None, options: dict) -> dict:
@@ -161,31 +240,39 @@ def _bounds(spec: SpaceSpec, inputs: dict, config: str | None, options: dict) ->
     return intervals(spec.metric, inputs, config_name=config, workers=1, **options)
 
 
+def _read(spec: SpaceSpec, source: str, values: Sequence[Any]) -> tuple[dict, str | None, dict]:
+    pred_text, ref_text, pred_files, ref_files, *control_values = values
+    config, options = spec.read_controls(*control_values)
+    if source != "json" and spec.check_uploads is not None:
+        names = [Path(p).name for p in _paths(ref_files) + _paths(pred_files)]
+        spec.check_uploads(names, config)
+    return _inputs(spec, source, pred_text, ref_text, pred_files, ref_files), config, options
+
+
 def compute(
     spec: SpaceSpec, source: str, *values: Any, with_interval: bool = False
 ) -> tuple[Any, ...]:
-    """The Compute button: (error box, scores, per-group scores, breakdown, plot data).
+    """The Compute button: (error box, placeholder, scores, per-group scores, breakdown, plot).
 
     ``with_interval`` adds the paired-bootstrap 95% interval of each headline score (the page
     adds it in a second step, ``add_intervals``, so that the scores show at once).
     """
-    pred_text, ref_text, pred_files, ref_files, *control_values = values
     try:
-        inputs = _inputs(spec, source, pred_text, ref_text, pred_files, ref_files)
-        config, options = spec.read_controls(*control_values)
-        result = _metric(spec.metric, config).compute(**inputs, **options, details=True)
+        inputs, config, options = _read(spec, source, values)
+        with _COMPUTE_LOCK:
+            result = _metric(spec.metric, config).compute(**inputs, **options, details=True)
         bounds = _bounds(spec, inputs, config, options) if with_interval else None
+        details = result.pop("details")
+        plot = [spec.plot(details, config)] if spec.plot else []
     except Exception as e:  # shown in the page; a ValueError is the metric explaining bad input
-        message = str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}"
         return (
-            gr.update(value=f"**Error:** {message}", visible=True),
-            gr.update(value=None),
+            gr.update(value=f"**Error:** {user_message(e, values[2:4])}", visible=True),
+            gr.update(visible=True),
             gr.update(value=None, visible=False),
-            gr.update(value=None),
-            *([gr.update(value=None)] if spec.plot else []),
+            gr.update(value=None, visible=False),
+            gr.update(value=None, visible=False),
+            *([gr.update(value=None, visible=False)] if spec.plot else []),
         )
-    details = result.pop("details")
-    plot = [spec.plot_data(details)] if spec.plot else []
     flat = {k: v for k, v in result.items() if not isinstance(v, dict)}
     rows, columns = scores_table(flat), ["score", "value"]
     if bounds is not None:
@@ -193,11 +280,17 @@ def compute(
     groups = group_table(result)
     return (
         gr.update(value="", visible=False),
-        pd.DataFrame(rows, columns=columns),
+        gr.update(visible=False),
+        gr.update(value=pd.DataFrame(rows, columns=columns), visible=True),
         gr.update(value=groups, visible=groups is not None),
-        spec.breakdown(details),
-        *plot,
+        gr.update(value=_readable(spec.breakdown(details)), visible=True),
+        *[gr.update(value=figure, visible=True) for figure in plot],
     )
+
+
+def _readable(frame: pd.DataFrame) -> pd.DataFrame:
+    # Headers wrap between words: "label correct", not "label_correc" + "t".
+    return frame.rename(columns=lambda c: str(c).replace("_", " "))
 
 
 def add_intervals(spec: SpaceSpec, source: str, *values: Any) -> Any:
@@ -209,15 +302,71 @@ def add_intervals(spec: SpaceSpec, source: str, *values: Any) -> Any:
     *values, with_interval, table = values
     if not with_interval or table is None or len(table) == 0:
         return gr.update()
-    pred_text, ref_text, pred_files, ref_files, *control_values = values
     try:
-        inputs = _inputs(spec, source, pred_text, ref_text, pred_files, ref_files)
-        config, options = spec.read_controls(*control_values)
+        inputs, config, options = _read(spec, source, values)
         bounds = _bounds(spec, inputs, config, options)
     except Exception:  # Compute has shown the message
         return gr.update()
     rows = [[str(k), str(v)] for k, v in table[["score", "value"]].values.tolist()]
     return pd.DataFrame(with_intervals(rows, bounds), columns=["score", "value", INTERVAL_COLUMN])
+
+
+def bar_chart(
+    frame: pd.DataFrame,
+    *,
+    x: str,
+    y: str,
+    color: str,
+    x_order: Sequence[str],
+    colors: dict[str, str],
+    title: str,
+) -> Any:
+    """Stacked bars of ``frame`` (one row per (x, color) with its count ``y``), drawn the same
+    way whatever the data: bars in ``x_order``, each ``color`` value in its fixed colour and the
+    legend in the order of ``colors``, totals above the bars and room above the tallest."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    # Values outside the given orders (a label the metric tolerates) come last, in grey shades.
+    x_order = [*x_order, *sorted(set(frame[x]) - set(x_order))]
+    extra = sorted(set(frame[color]) - set(colors))
+    colors = {**colors, **{v: f"#{0x70 + 0x18 * (i % 5):02x}" * 3 for i, v in enumerate(extra)}}
+    counts = frame.pivot_table(index=x, columns=color, values=y, aggfunc="sum", fill_value=0)
+    counts = counts.reindex(index=x_order, columns=list(colors), fill_value=0)
+    figure, ax = plt.subplots(figsize=(10, 4.2))
+    bottom = [0] * len(x_order)
+    for name, colour in colors.items():
+        heights = counts[name].tolist()
+        if any(heights):
+            ax.bar(list(x_order), heights, bottom=bottom, color=colour, label=name, width=0.6)
+            bottom = [b + h for b, h in zip(bottom, heights)]
+    top = max(bottom, default=0)
+    for position, total in enumerate(bottom):
+        if total:
+            ax.annotate(
+                str(total),
+                (position, total),
+                ha="center",
+                va="bottom",
+                fontsize=9,
+                xytext=(0, 2),
+                textcoords="offset points",
+            )
+    ax.set_ylim(0, max(1, top) * 1.18)  # room for the totals: no bar touches the frame
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylabel(y)
+    ax.set_xlabel(x)
+    ax.set_title(title, fontsize=11)
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(title=color, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    figure.tight_layout()
+    plt.close(figure)
+    return figure
 
 
 def build(spec: SpaceSpec) -> gr.Blocks:
@@ -269,8 +418,14 @@ def build(spec: SpaceSpec) -> gr.Blocks:
         interval = gr.Checkbox(True, label=INTERVAL_LABEL, elem_id="interval")
         button = gr.Button("Compute", variant="primary", elem_id="compute")
         error = gr.Markdown(visible=False, elem_id="error")
+        # Until the first Compute only this note shows: no empty table, no empty plot.
+        placeholder = gr.Markdown(PLACEHOLDER, elem_id="placeholder")
         scores = gr.Dataframe(
-            headers=["score", "value"], label="scores", interactive=False, elem_id="scores"
+            headers=["score", "value"],
+            label="scores",
+            interactive=False,
+            visible=False,
+            elem_id="scores",
         )
         groups = gr.Dataframe(
             label="scores per group",
@@ -279,15 +434,22 @@ def build(spec: SpaceSpec) -> gr.Blocks:
             max_height=1000,
             elem_id="groups",
         )
-        plot = [spec.plot()] if spec.plot else []
-        breakdown = gr.Dataframe(label="per-item breakdown", interactive=False, elem_id="breakdown")
+        # The figure carries its own title: a component label would sit on top of it.
+        plot = [gr.Plot(show_label=False, visible=False, elem_id="plot")] if spec.plot else []
+        breakdown = gr.Dataframe(
+            label="per-item breakdown",
+            interactive=False,
+            visible=False,
+            wrap=True,  # long "why" texts wrap instead of being cut off
+            elem_id="breakdown",
+        )
         with gr.Accordion("Metric card", open=False):
             gr.Markdown(card + spec.extra_notes)
         inputs = [source, pred_text, ref_text, pred_files, ref_files, *controls]
         button.click(
             functools.partial(compute, spec),
             inputs,
-            [error, scores, groups, breakdown, *plot],
+            [error, placeholder, scores, groups, breakdown, *plot],
             api_name="compute",
         ).then(
             functools.partial(add_intervals, spec),
@@ -315,6 +477,6 @@ def launch(spec: SpaceSpec, **kwargs: Any) -> gr.Blocks:
     demo.launch(
         server_name=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),
         allowed_paths=sorted(folders) + spec.allowed_paths,
-        **kwargs,
+        **{"css": CSS, **kwargs},
     )
     return demo

@@ -333,9 +333,10 @@ def test_space_interval_column():
             controls = [c.value for c in spec.controls()]
         rows = spec.example_rows
         args = ("json", json.dumps(rows["predictions"]), json.dumps(rows["references"]), None, None)
-        plain = compute(spec, *args, *controls)[1]
-        error, scores, *_ = compute(spec, *args, *controls, with_interval=True)
+        plain = compute(spec, *args, *controls)[2]["value"]
+        error, _, scores, *_ = compute(spec, *args, *controls, with_interval=True)
         assert error["visible"] is False, error
+        scores = scores["value"]
         # the page's second step adds the same column to Compute's table
         added = add_intervals(spec, *args, *controls, True, plain)
         assert added.values.tolist() == scores.values.tolist()

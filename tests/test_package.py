@@ -173,3 +173,92 @@ def test_each_metric_folder_loads_and_scores_without_the_package(tmp_path):
     assert done.returncode == 0, done.stderr
     expected = {name: taskeval.load(name).compute(**rows) for name, rows in inputs.items()}
     assert json.loads(done.stdout) == json.loads(json.dumps(expected))
+
+
+# ---------------------------------------------------------------------------------------------
+# The release: sdist and wheel, installed into a clean environment.
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.slow
+def test_sdist_and_wheel_install_into_a_clean_venv_and_score(tmp_path):
+    import tarfile
+    import zipfile
+
+    dist = tmp_path / "dist"
+    # The default build makes the sdist, then the wheel from the unpacked sdist: a file the
+    # sdist forgets is missing from the wheel too.
+    run = subprocess.run(
+        [sys.executable, "-m", "build", "--outdir", str(dist), str(REPO)],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    (sdist,) = dist.glob("*.tar.gz")
+    (wheel,) = dist.glob("*.whl")
+    with tarfile.open(sdist) as archive:
+        names = {n.split("/", 1)[1] for n in archive.getnames() if "/" in n}
+    assert {"LICENSE", "CHANGELOG.md", "README.md", "taskeval/py.typed"} <= names
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        link = archive.getinfo("taskeval/_spaces/scifact_sentence/examples/claims_dev.jsonl")
+    version = taskeval.__version__
+    assert {
+        "taskeval/py.typed",
+        f"taskeval-{version}.dist-info/licenses/LICENSE",
+        "taskeval/_spaces/requirements.txt",
+        "taskeval/_spaces/ehealthkd/examples/gold/input_scenario1.txt",
+        "taskeval/_metrics/scifact_sentence/scoring.py",
+    } <= names
+    assert link.file_size > 1000  # a linked example is shipped as the file itself
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-compile", str(wheel)],
+        check=True,
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    score = subprocess.run(
+        [
+            str(venv / "bin" / "taskeval"),
+            "score",
+            "fever_score",
+            "--references",
+            str(EXAMPLES / "actual.jsonl"),
+            "--predictions",
+            str(EXAMPLES / "predictions.jsonl"),
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert score.returncode == 0, score.stderr
+    assert json.loads(score.stdout) == {
+        "strict_score": 0.26,
+        "label_accuracy": 0.48,
+        "evidence_precision": 0.09189189189189195,
+        "evidence_recall": 0.3783783783783784,
+        "evidence_f1": 0.14787200994097552,
+    }
+    # The installed package is the wheel's, and it can export a Space.
+    where = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", "import taskeval; print(taskeval.__file__)"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert Path(where.stdout.strip()).is_relative_to(venv)
+    export = subprocess.run(
+        [str(venv / "bin" / "taskeval"), "export", "scifact_sentence", str(tmp_path / "space")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert export.returncode == 0, export.stderr
+    assert (tmp_path / "space" / "examples" / "claims_dev.jsonl").stat().st_size > 1000

@@ -4,7 +4,9 @@ bad input as a message (never a traceback), in-process, through gradio_client an
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -65,19 +67,14 @@ def test_every_metric_has_a_space():
     assert SPACES == taskeval.list_metrics()
 
 
-@pytest.mark.parametrize("name", SPACES)
-def test_space_folder_is_deployable(name):
-    folder = REPO / "spaces" / name
-    text = (folder / "README.md").read_text(encoding="utf-8")
-    assert text.startswith("---\n")
-    header = yaml.safe_load(text.split("---\n")[1])
-    assert header["sdk"] == "gradio"
-    assert header["sdk_version"] == gr.__version__
-    assert header["app_file"] == "app.py"
-    assert {"evaluate", "metric"} <= set(header["tags"])
-    requirements = (folder / "requirements.txt").read_text(encoding="utf-8").split()
+def test_spaces_pin_the_gradio_they_are_tested_with():
+    """Every exported Space installs spaces/requirements.txt; the cards name the same gradio."""
+    requirements = (REPO / "spaces" / "requirements.txt").read_text(encoding="utf-8").split()
     assert f"gradio=={gr.__version__}" in requirements
-    assert any(r.startswith("taskeval") for r in requirements)
+    for name in SPACES:
+        text = (taskeval.metric_dir(name) / "README.md").read_text(encoding="utf-8")
+        header = yaml.safe_load(text.split("---\n")[1])
+        assert header["sdk_version"] == gr.__version__
 
 
 @pytest.mark.parametrize("name", SPACES)
@@ -85,21 +82,21 @@ def test_compute_button_in_process(name):
     spec = app_module(name).SPEC
     build(spec)
     controls = default_controls(spec)
-    error, scores, groups, breakdown, *plot = compute(
+    error, placeholder, scores, groups, breakdown, *plot = compute(
         spec, "files", "", "", *_example_uploads(spec), *controls
     )
-    assert error["visible"] is False
-    assert shown_scores(scores, groups["value"]) == expected_scores(spec)
-    assert len(breakdown) > 0
+    assert error["visible"] is False and placeholder["visible"] is False
+    assert shown_scores(scores["value"], groups["value"]) == expected_scores(spec)
+    assert len(breakdown["value"]) > 0 and breakdown["visible"]
     if spec.plot:
-        assert plot[0] is not None and getattr(plot[0], "empty", False) is False
+        assert plot[0]["visible"] and plot[0]["value"].axes
     # JSON rows give the metric's own numbers too.
     rows = spec.example_rows
-    _, scores, groups, *_ = compute(
+    _, _, scores, groups, *_ = compute(
         spec, "json", _json(rows["predictions"]), _json(rows["references"]), None, None, *controls
     )
     config, options = spec.read_controls(*controls)
-    assert shown_scores(scores, groups["value"]) == scores_table(
+    assert shown_scores(scores["value"], groups["value"]) == scores_table(
         taskeval.load(spec.metric, config).compute(**rows, **options)
     )
 
@@ -119,8 +116,6 @@ def test_bad_input_is_shown_not_raised(name):
 
 
 def _json(rows) -> str:
-    import json
-
     return json.dumps(rows)
 
 
@@ -157,11 +152,11 @@ def test_gradio_client_against_a_served_space(name):
         client = Client(f"http://127.0.0.1:{port}/", verbose=False)
         preds, refs = _example_uploads(spec)
         wrap = (lambda v: [handle_file(p) for p in v]) if spec.folders else handle_file
-        error, scores, groups, *_ = client.predict(
+        error, _, scores, groups, *_ = client.predict(
             "files", "", "", wrap(preds), wrap(refs), *default_controls(spec), api_name="/compute"
         )
-        assert error is None or not error or "Error" not in str(error)
-        shown = [list(map(str, r)) for r in scores["data"]]
+        assert not error.get("visible"), error
+        shown = [list(map(str, r)) for r in scores["value"]["data"]]
         groups = (groups or {}).get("value") or {}  # an update: visible, and the table
         if groups.get("data"):
             for row in groups["data"]:
@@ -234,10 +229,26 @@ def test_space_in_a_real_browser(name, browser):
     try:
         page = browser.new_page(viewport={"width": 1280, "height": 1800})
         page.goto(url)
+        # Before the first Compute: only the note, no empty table or plot.
+        page.locator("#placeholder").wait_for(state="visible", timeout=60_000)
+        for empty in ("#scores", "#breakdown", "#plot"):
+            assert not page.locator(empty).is_visible()
         page.locator("#compute").click()
         for key, value in expected:  # every exact value appears in its table
             table = page.locator("#groups" if key.count(" / ") >= 2 else "#scores")
             table.get_by_text(value, exact=True).last.wait_for(timeout=60_000)
+        page.locator("#plot img").wait_for(state="visible", timeout=30_000)
+        assert not page.locator("#placeholder").is_visible()
+        # No component label over the figure (it covered TyDi QA's left title).
+        label = page.locator("#plot [data-testid='block-label']")
+        assert label.count() == 0 or not label.first.is_visible(), label.first.evaluate(
+            "e => e.outerHTML"
+        )
+        # Every breakdown column fits the page: long texts wrap instead of being cut off.
+        right = page.locator("#breakdown").bounding_box()
+        for header in page.locator("#breakdown th").all():
+            box = header.bounding_box()
+            assert box["x"] + box["width"] <= right["x"] + right["width"] + 1, header.inner_text()
         page.wait_for_timeout(1000)  # let the plot draw before the picture is taken
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
@@ -253,3 +264,244 @@ def test_space_in_a_real_browser(name, browser):
     finally:
         proc.kill()
         proc.wait()
+
+
+# ---------------------------------------------------------------------------------------------
+# Defects a user saw in the page, each checked where the user saw it.
+
+
+def test_one_pasted_json_object_is_one_row():
+    spec = app_module("fever_score").SPEC
+    rows = spec.example_rows
+    controls = default_controls(spec)
+    error, _, scores, *_ = compute(
+        spec,
+        "json",
+        _json(rows["predictions"][0]),
+        _json(rows["references"][0]),
+        None,
+        None,
+        *controls,
+    )
+    assert error["visible"] is False
+    expected = taskeval.load("fever_score").compute(
+        predictions=rows["predictions"][:1], references=rows["references"][:1]
+    )
+    assert shown_scores(scores["value"], None) == scores_table(expected)
+
+
+def test_fever_json_example_has_the_claim_ids():
+    rows = app_module("fever_score").SPEC.example_rows
+    ids = [r["id"] for r in rows["references"]]
+    assert ids == [p["id"] for p in rows["predictions"]] and len(set(ids)) == len(ids)
+
+
+def _gradio_upload(tmp_path: Path, name: str, text: str) -> str:
+    """A file where gradio keeps uploads: a cache folder and a content hash."""
+    folder = tmp_path / "gradio" / ("3f" * 32)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(text, encoding="utf-8")
+    return str(folder / name)
+
+
+def test_errors_name_the_uploaded_file_never_a_server_path(tmp_path):
+    spec = app_module("fever_score").SPEC
+    controls = default_controls(spec)
+    good = str(spec.example_files["references"][0])
+    bad = _gradio_upload(tmp_path, "mine.jsonl", '{"predicted_label": "SUPPORTS"}\n{"x": \n')
+    error, *_ = compute(spec, "files", "", "", bad, good, *controls)
+    message = error["value"]
+    assert "mine.jsonl, line 2" in message
+    assert str(tmp_path) not in message and "gradio" not in message
+    assert len(re.findall(r"line \d+", message)) == 1  # no parser position besides the line
+    # Pasted JSONL: one line number and a column.
+    error, *_ = compute(spec, "json", '{"id": 1}\n{"id": 2,', "[]", None, None, *controls)
+    assert "predictions, line 2, column" in error["value"]
+    assert len(re.findall(r"line \d+", error["value"])) == 1
+
+
+def _ehealthkd_uploads(tmp_path: Path, scenario: int = 1) -> tuple[list[str], list[str]]:
+    spec = app_module("ehealthkd").SPEC
+    out = []
+    for side in ("predictions", "references"):
+        paths = []
+        for path in spec.example_files[side]:
+            name = path.name.replace("scenario1", f"scenario{scenario}")
+            paths.append(_gradio_upload(tmp_path / side, name, path.read_text(encoding="utf-8")))
+        out.append(paths)
+    return out[0], out[1]
+
+
+def test_ehealthkd_uploads_leave_no_temporary_folder(tmp_path):
+    import tempfile
+
+    spec = app_module("ehealthkd").SPEC
+    preds, refs = _ehealthkd_uploads(tmp_path)
+    before = sorted(Path(tempfile.gettempdir()).glob("taskeval-*"))
+    for _ in range(3):
+        error, *_ = compute(spec, "files", "", "", preds, refs, "scenario1", with_interval=True)
+        assert error["visible"] is False
+        error, *_ = compute(spec, "files", "", "", preds[:1], refs, "scenario1")
+        assert error["visible"] is True
+        assert "taskeval-" not in error["value"] and str(tmp_path) not in error["value"]
+    assert sorted(Path(tempfile.gettempdir()).glob("taskeval-*")) == before
+
+
+def test_ehealthkd_scenario_must_match_the_file_names(tmp_path):
+    spec = app_module("ehealthkd").SPEC
+    preds, refs = _ehealthkd_uploads(tmp_path)
+    error, _, scores, *_ = compute(spec, "files", "", "", preds, refs, "scenario3")
+    assert error["visible"] is True and scores["visible"] is False
+    assert "files are for scenario 1" in error["value"] and "scenario 3 is chosen" in error["value"]
+    assert "output_a_scenario1.txt" in error["value"]
+    preds3, refs3 = _ehealthkd_uploads(tmp_path / "s3", scenario=3)
+    error, *_ = compute(spec, "files", "", "", preds3, refs3, "scenario3")
+    assert error["visible"] is False
+
+
+def _bars(figure) -> dict[str, set[str]]:
+    """Colour (hex) of each legend entry, and the legend's order."""
+    from matplotlib.colors import to_hex
+
+    ax = figure.axes[0]
+    legend = ax.get_legend()
+    return {
+        text.get_text(): to_hex(handle.get_facecolor())
+        for text, handle in zip(legend.get_texts(), legend.legend_handles)
+    }
+
+
+def test_plots_keep_colours_order_and_headroom():
+    spec = app_module("ehealthkd").SPEC
+    rows = spec.example_rows
+    colours = {}
+    for scenario in ("scenario1", "scenario2", "scenario3", "scenario1"):
+        details = taskeval.load("ehealthkd", scenario).compute(**rows, details=True)["details"]
+        figure = spec.plot(details, scenario)
+        ax = figure.axes[0]
+        for label, colour in _bars(figure).items():
+            assert colours.setdefault(label, colour) == colour  # same colour in every scenario
+        assert [t.get_text() for t in ax.get_xticklabels()][:5] == [
+            "correct",
+            "incorrect",
+            "partial",
+            "missing",
+            "spurious",
+        ]
+        assert ax.get_title().startswith(f"Scenario {scenario[-1]}:")
+    assert set(colours) == {"A: key phrases", "B: relations"}
+    fever = app_module("fever_score").SPEC
+    inputs = taskeval.read_official(
+        "fever_score",
+        references=fever.example_files["references"][0],
+        predictions=fever.example_files["predictions"][0],
+    )
+    details = taskeval.load("fever_score").compute(**inputs, details=True)["details"]
+    ax = fever.plot(details, None).axes[0]
+    axis = [t.get_text() for t in ax.get_xticklabels()]
+    assert axis == ["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"]
+    assert list(_bars(ax.figure)) == axis  # the legend in the order of the axis
+    tallest = max(
+        sum(p.get_height() for p in ax.patches if p.get_x() < i < p.get_x() + 1) for i in range(3)
+    )
+    assert tallest == 45 and ax.get_ylim()[1] > tallest * 1.1  # room above the tallest bar
+
+
+def test_tydiqa_legend_is_outside_the_curves():
+    spec = app_module("tydiqa").SPEC
+    inputs = taskeval.read_official(
+        "tydiqa",
+        references=spec.example_files["references"][0],
+        predictions=spec.example_files["predictions"][0],
+    )
+    details = taskeval.load("tydiqa").compute(**inputs, details=True)["details"]
+    figure = spec.plot(details, None)
+    assert all(ax.get_legend() is None for ax in figure.axes)  # no legend over the curves
+    (legend,) = figure.legends
+    assert len(legend.get_texts()) == 11
+    # the legend sits below the panels, the panels' titles below the figure's title
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    legend_top = legend.get_window_extent(renderer).y1
+    assert all(legend_top <= ax.get_window_extent(renderer).y0 for ax in figure.axes)
+
+
+@pytest.fixture(scope="module")
+def fever_space():
+    """The FEVER Space served in this process, and a gradio_client on it."""
+    from gradio_client import Client
+
+    spec = app_module("fever_score").SPEC
+    demo = build(spec)
+    port = free_port()
+    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
+    try:
+        yield spec, Client(f"http://127.0.0.1:{port}/", verbose=False)
+    finally:
+        demo.close()
+
+
+def test_fever_max_evidence_refuses_what_compute_refuses(fever_space):
+    spec, client = fever_space
+    rows = spec.example_rows
+    for value, fragment in ((-1, "0 or more, got -1"), (2.7, "must be an int or None, got 2.7")):
+        error, _, scores, *_ = client.predict(
+            "json",
+            _json(rows["predictions"]),
+            _json(rows["references"]),
+            None,
+            None,
+            value,
+            False,
+            api_name="/compute",
+        )
+        assert error["visible"] and fragment in error["value"], error
+        assert not scores["visible"]
+    error, _, scores, *_ = client.predict(
+        "json",
+        _json(rows["predictions"]),
+        _json(rows["references"]),
+        None,
+        None,
+        2.0,
+        False,
+        api_name="/compute",
+    )
+    expected = taskeval.load("fever_score").compute(**rows, max_evidence=2)
+    assert [list(map(str, r)) for r in scores["value"]["data"]] == scores_table(expected)
+
+
+def test_twenty_concurrent_requests_each_get_their_own_result(fever_space):
+    from concurrent.futures import ThreadPoolExecutor
+
+    spec, client = fever_space
+    inputs = taskeval.read_official(
+        "fever_score",
+        references=spec.example_files["references"][0],
+        predictions=spec.example_files["predictions"][0],
+    )
+    requests = [(5 + 4 * i, i % 6) for i in range(20)]  # (claims, max_evidence): all different
+
+    def ask(request):
+        n, max_evidence = request
+        rows = {k: v[:n] for k, v in inputs.items()}
+        _, _, scores, *_ = client.predict(
+            "json",
+            _json(rows["predictions"]),
+            _json(rows["references"]),
+            None,
+            None,
+            max_evidence,
+            False,
+            api_name="/compute",
+        )
+        return [list(map(str, r)) for r in scores["value"]["data"]]
+
+    with ThreadPoolExecutor(20) as pool:
+        shown = list(pool.map(ask, requests))
+    metric = taskeval.load("fever_score")
+    for (n, max_evidence), got in zip(requests, shown):
+        rows = {k: v[:n] for k, v in inputs.items()}
+        assert got == scores_table(metric.compute(**rows, max_evidence=max_evidence))
+    assert len({json.dumps(s) for s in shown}) == 20

@@ -1,11 +1,12 @@
 """Gradio Space of ``ehealthkd``: the eHealth-KD 2019 evaluation (``evaltest``), bit for bit."""
 
+import re
 from pathlib import Path
 
 import gradio as gr
 import pandas as pd
 
-from taskeval.space import SpaceSpec, launch
+from taskeval.space import SpaceSpec, bar_chart, launch
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
 GOLD, SUBMISSION = EXAMPLES / "gold", EXAMPLES / "submission"
@@ -85,7 +86,7 @@ def controls() -> list:
         gr.Dropdown(
             SCENARIOS,
             value="scenario1",
-            label="scenario (pick the one of the uploaded folder)",
+            label="scenario (the one the uploaded files name)",
             elem_id="scenario",
         )
     ]
@@ -95,6 +96,19 @@ def read_controls(scenario: str) -> tuple[str, dict]:
     if scenario not in {value for _, value in SCENARIOS}:
         raise ValueError(f"scenario: choose scenario1, scenario2 or scenario3, got {scenario!r}")
     return scenario, {}
+
+
+def check_uploads(names: list[str], scenario: str | None) -> None:
+    """The uploaded files must be the chosen scenario's: their names say which one they are."""
+    named = {m.group(1) for n in names if (m := re.search(r"_scenario(\d+)\.txt$", n))}
+    if not named or named == {scenario.removeprefix("scenario")}:
+        return
+    files = ", ".join(sorted(n for n in names if re.search(r"_scenario\d+\.txt$", n)))
+    found = " and ".join(f"scenario {n}" for n in sorted(named))
+    raise ValueError(
+        f"the uploaded files are for {found} ({files}), but {scenario.replace('scenario', 'scenario ')}"
+        f" is chosen: pick the scenario of the files, or upload that scenario's files"
+    )
 
 
 def _item(record: dict, side: str) -> str:
@@ -126,16 +140,28 @@ OUTCOMES = ["correct", "incorrect", "partial", "missing", "spurious"]
 SUBTASKS = {"key phrase": "A: key phrases", "relation": "B: relations"}
 
 
-def counts(details: list[dict]) -> pd.DataFrame:
+# Fixed colours: a subtask keeps its colour whatever the scenario shows.
+COLOURS = {"A: key phrases": "#1f77b4", "B: relations": "#ff7f0e"}
+
+
+def counts(details: list[dict], scenario: str | None = None):
     """Items per outcome and subtask (duplicate relation lines, counted once, are left out)."""
     rows = [
-        {"outcome": outcome, "subtask": SUBTASKS[kind], "items": n}
-        for kind in sorted({d["kind"] for d in details})
-        for outcome in OUTCOMES
-        if (kind, outcome) not in {("relation", "incorrect"), ("relation", "partial")}
-        for n in [sum(d["kind"] == kind and d["outcome"] == outcome for d in details)]
+        {"outcome": d["outcome"], "subtask": SUBTASKS[d["kind"]], "items": 1}
+        for d in details
+        if d["outcome"] in OUTCOMES
     ]
-    return pd.DataFrame(rows, columns=["outcome", "subtask", "items"])
+    frame = pd.DataFrame(rows, columns=["outcome", "subtask", "items"])
+    name = dict((v, k) for k, v in SCENARIOS).get(scenario or "scenario1", scenario)
+    return bar_chart(
+        frame,
+        x="outcome",
+        y="items",
+        color="subtask",
+        x_order=OUTCOMES,
+        colors=COLOURS,
+        title=f"{name}: items per outcome (C, I, P, M and S)",
+    )
 
 
 SPEC = SpaceSpec(
@@ -156,16 +182,9 @@ SPEC = SpaceSpec(
     controls=controls,
     read_controls=read_controls,
     breakdown=breakdown,
+    check_uploads=check_uploads,
     folders=True,
-    plot_data=counts,
-    plot=lambda: gr.BarPlot(
-        x="outcome",
-        y="items",
-        color="subtask",
-        sort=OUTCOMES,
-        title="Items per outcome (stacked: the scenario's C, I, P, M and S)",
-        elem_id="plot",
-    ),
+    plot=counts,
 )
 
 if __name__ == "__main__":

@@ -5,17 +5,27 @@ from pathlib import Path
 import gradio as gr
 import pandas as pd
 
-import taskeval
-from taskeval.space import SpaceSpec, launch
+from taskeval.space import SpaceSpec, bar_chart, launch, metric_module, read_official
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
 GOLD, PREDICTIONS = EXAMPLES / "actual.jsonl", EXAMPLES / "predictions.jsonl"
-_ROWS = taskeval.read_official("fever_score", references=GOLD, predictions=PREDICTIONS)
+_ROWS = read_official("fever_score", references=GOLD, predictions=PREDICTIONS)
+LABELS = ["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"]
+COLOURS = dict(zip(LABELS, ["#2e7d32", "#c62828", "#9e9e9e"]))
+
+
+def example_rows(n: int = 8) -> dict[str, list]:
+    """The first ``n`` claims as compute() rows. The fixture's gold lines all say ``"id": 0``
+    (redacted); rows are paired by position, so the gold rows take their prediction's id."""
+    predictions = _ROWS["predictions"][:n]
+    references = [{**r, "id": p["id"]} for p, r in zip(predictions, _ROWS["references"])]
+    return {"predictions": predictions, "references": references}
 
 
 def controls() -> list:
     return [
-        gr.Number(5, precision=0, label="max_evidence: predicted sentences that count"),
+        # No ``precision``: gradio would round 2.7 to 3 before the metric sees it.
+        gr.Number(5, label="max_evidence: predicted sentences that count", elem_id="max-evidence"),
         gr.Checkbox(False, label="count every predicted sentence (max_evidence=None)"),
     ]
 
@@ -25,10 +35,17 @@ def read_controls(max_evidence: float | None, keep_all: bool) -> tuple[None, dic
         return None, {"max_evidence": None}
     if max_evidence is None:
         raise ValueError("max_evidence: enter a whole number, or tick 'count every sentence'")
-    return None, {"max_evidence": int(max_evidence)}
+    if float(max_evidence).is_integer():
+        max_evidence = int(max_evidence)
+    # What compute() refuses (2.7) gets compute()'s own message.
+    metric_module("fever_score", "scoring").check_max_evidence(max_evidence)
+    if max_evidence < 0:
+        # compute() takes it as a slice bound (-1 drops the last sentence); here it is a count.
+        raise ValueError(f"max_evidence: a number of sentences, 0 or more, got {max_evidence}")
+    return None, {"max_evidence": max_evidence}
 
 
-def confusion(details: list[dict]) -> pd.DataFrame:
+def confusion(details: list[dict], config: str | None = None):
     """Claims per (gold label, predicted label): the label confusion matrix as stacked bars."""
     frame = pd.DataFrame(
         {
@@ -36,12 +53,20 @@ def confusion(details: list[dict]) -> pd.DataFrame:
             "predicted label": [d["predicted_label"].upper() for d in details],
         }
     )
-    return frame.value_counts().rename("claims").reset_index()
+    return bar_chart(
+        frame.value_counts().rename("claims").reset_index(),
+        x="gold label",
+        y="claims",
+        color="predicted label",
+        x_order=LABELS,
+        colors=COLOURS,
+        title="Label confusion: claims per gold label, stacked by predicted label",
+    )
 
 
 SPEC = SpaceSpec(
     metric="fever_score",
-    example_rows={k: v[:8] for k, v in _ROWS.items()},
+    example_rows=example_rows(),
     example_files={"references": [GOLD], "predictions": [PREDICTIONS]},
     file_help=(
         "**references**: the gold JSONL (`label`, `evidence` per line; optional when the "
@@ -52,14 +77,7 @@ SPEC = SpaceSpec(
     controls=controls,
     read_controls=read_controls,
     references_optional=True,
-    plot_data=confusion,
-    plot=lambda: gr.BarPlot(
-        x="gold label",
-        y="claims",
-        color="predicted label",
-        title="Label confusion: claims per gold label, coloured by predicted label",
-        elem_id="plot",
-    ),
+    plot=confusion,
 )
 
 if __name__ == "__main__":

@@ -2,12 +2,11 @@
 
 from pathlib import Path
 
-from taskeval.registry import metric_module
+from taskeval.scifact_space import space_spec
 from taskeval.space import launch
 
-# The layout both SciFact Spaces share lives beside the metric's scoring core.
-shared = metric_module("scifact_abstract", "scifact_space")
-SPEC = shared.space_spec("scifact_sentence", Path(__file__).resolve().parent / "examples")
+# The layout both SciFact Spaces share is in scifact_space; only the metric name differs.
+SPEC = space_spec("scifact_sentence", Path(__file__).resolve().parent / "examples")
 
 if __name__ == "__main__":
     launch(SPEC)

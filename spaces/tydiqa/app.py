@@ -5,8 +5,7 @@ from pathlib import Path
 import gradio as gr
 import pandas as pd
 
-import taskeval
-from taskeval.space import SpaceSpec, launch
+from taskeval.space import SpaceSpec, launch, metric_module, read_official
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
 GOLD, PREDICTIONS = EXAMPLES / "gold.jsonl.gz", EXAMPLES / "predictions.jsonl"
@@ -14,7 +13,7 @@ GOLD, PREDICTIONS = EXAMPLES / "gold.jsonl.gz", EXAMPLES / "predictions.jsonl"
 
 def example_rows(n: int = 8) -> dict[str, list]:
     """The first ``n`` gold examples and their predictions (rows are paired by example_id)."""
-    rows = taskeval.read_official("tydiqa", references=GOLD, predictions=PREDICTIONS)
+    rows = read_official("tydiqa", references=GOLD, predictions=PREDICTIONS)
     references = [r for r in rows["references"] if r["example_id"] is not None][:n]
     ids = {r["example_id"] for r in references}
     predictions = [p for p in rows["predictions"] if p["example_id"] in ids]
@@ -24,18 +23,25 @@ def example_rows(n: int = 8) -> dict[str, list]:
 
 def controls() -> list:
     return [
-        gr.Number(2, precision=0, label="passage_non_null_threshold: votes for a non-null gold"),
-        gr.Number(2, precision=0, label="minimal_non_null_threshold: votes for a non-null gold"),
+        # No ``precision``: gradio would round 1.5 to 2 before the metric sees it.
+        gr.Number(2, label="passage_non_null_threshold: votes for a non-null gold"),
+        gr.Number(2, label="minimal_non_null_threshold: votes for a non-null gold"),
     ]
 
 
 def read_controls(passage: float | None, minimal: float | None) -> tuple[None, dict]:
-    if passage is None or minimal is None:
-        raise ValueError("the non-null thresholds are whole numbers of annotator votes")
-    return None, {
-        "passage_non_null_threshold": int(passage),
-        "minimal_non_null_threshold": int(minimal),
-    }
+    options = {}
+    for name, value in (
+        ("passage_non_null_threshold", passage),
+        ("minimal_non_null_threshold", minimal),
+    ):
+        if value is None:
+            raise ValueError(f"{name}: enter a whole number of annotator votes")
+        if float(value).is_integer():
+            value = int(value)
+        # What compute() refuses gets compute()'s own message.
+        options[name] = metric_module("tydiqa", "scoring").check_threshold(name, value)
+    return None, options
 
 
 def breakdown(details: list[dict]) -> pd.DataFrame:
@@ -67,14 +73,14 @@ def _curve(points: list[tuple[bool, bool, float, float]]) -> tuple[list, list, i
     return precision, recall, best
 
 
-def pr_curves(details: list[dict]):
+def pr_curves(details: list[dict], config: str | None = None):
     """Precision-recall curve per language for both tasks, the chosen threshold marked."""
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
 
-    figure, axes = plt.subplots(1, 2, figsize=(12, 5), sharey=True)
+    figure, axes = plt.subplots(1, 2, figsize=(12, 5.6), sharey=True)
     languages = sorted({d["language"] for d in details})
     colors = plt.colormaps["tab20"].resampled(max(len(languages), 1))
     for ax, task in zip(axes, ("passage", "minimal")):
@@ -93,14 +99,24 @@ def pr_curves(details: list[dict]):
             ax.plot(recall, precision, color=colors(i), lw=1.4, label=language)
             if best is not None:
                 ax.plot(recall[best], precision[best], "o", color=colors(i), ms=7, mec="black")
-        ax.set_title(f"{task} answer: precision vs recall by threshold (dot: best F1)")
+        ax.set_title(f"{task} answer", fontsize=11)
         ax.set_xlabel("recall")
         ax.set_xlim(0, 1.02)
         ax.set_ylim(0, 1.02)
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("precision")
-    axes[1].legend(loc="lower left", fontsize=8, ncol=2)
-    figure.tight_layout()
+    figure.suptitle("Precision vs recall by score threshold, per language (dot: best F1)")
+    # One legend for both panels, below them: inside a panel it would cover the curves.
+    handles, labels = axes[0].get_legend_handles_labels()
+    figure.legend(
+        handles,
+        labels,
+        loc="lower center",
+        ncol=min(len(labels), 11) or 1,
+        fontsize=9,
+        frameon=False,
+    )
+    figure.tight_layout(rect=(0, 0.08, 1, 1))
     plt.close(figure)
     return figure
 
@@ -119,8 +135,7 @@ SPEC = SpaceSpec(
     controls=controls,
     read_controls=read_controls,
     breakdown=breakdown,
-    plot_data=pr_curves,
-    plot=lambda: gr.Plot(label="precision-recall per language", elem_id="plot"),
+    plot=pr_curves,
 )
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """What the Gradio Spaces of ``scifact_abstract`` and ``scifact_sentence`` share.
 
-Only the Spaces import this module (``spaces/scifact_*/app.py``); it needs gradio and pandas,
-which the metrics themselves never do. Each Space differs only in its metric name: the level
-(abstracts or sentences) picks the outcomes, the breakdown columns and the plot's wording.
+Only the Spaces import this module (``spaces/scifact_*/app.py``): it needs gradio, pandas and
+matplotlib, which the metrics themselves never do. Each Space differs only in its metric name:
+the level (abstracts or sentences) picks the outcomes, the breakdown columns and the plot's
+wording.
 """
 
 from __future__ import annotations
@@ -10,54 +11,53 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import gradio as gr
 import pandas as pd
 
-from taskeval.space import SpaceSpec
-
-from .inputs import read_official
-from .scoring import ABSTRACT_OUTCOMES, SENTENCE_OUTCOMES
+from .space import SpaceSpec, bar_chart, metric_module, read_official
 
 GOLD, PREDICTIONS = "claims_dev.jsonl", "predictions.jsonl"
 NOT_GOLD = "not gold"
+# Fixed colours, the legend in this order: the gold labels, then the false positives.
+COLOURS = {"SUPPORT": "#2e7d32", "CONTRADICT": "#c62828", NOT_GOLD: "#9e9e9e"}
 
 
 class Level:
     """How one metric's per-item details are shown."""
 
-    def __init__(self, unit: str, outcomes: tuple[str, ...], columns: list[str], title: str):
-        self.unit, self.outcomes, self.columns, self.title = unit, outcomes, columns, title
+    def __init__(self, unit: str, outcomes: str, columns: list[str], title: str):
+        # ``outcomes``: the name of the outcome tuple in the metric's scoring core, read when
+        # the Space is built (an exported Space holds one metric only).
+        self.unit, self.outcomes_name, self.columns, self.title = unit, outcomes, columns, title
+        self.outcomes: tuple[str, ...] = ()
 
     def breakdown(self, details: list[dict[str, Any]]) -> pd.DataFrame:
         """The details as a table: what the item is, its outcome and why first; then the flags."""
         return pd.DataFrame(details, columns=self.columns)
 
-    def plot_data(self, details: list[dict[str, Any]]) -> pd.DataFrame:
-        """Items per outcome, split by gold label (NOT_GOLD for false positives)."""
+    def plot(self, details: list[dict[str, Any]], config: str | None = None) -> Any:
+        """Items per outcome, stacked by gold label (NOT_GOLD for false positives)."""
         frame = pd.DataFrame(
             {
                 "outcome": [d["outcome"] for d in details],
                 "gold label": [d["gold_label"] or NOT_GOLD for d in details],
             }
         )
-        return frame.value_counts().rename(self.unit).reset_index()
-
-    def plot(self) -> gr.BarPlot:
-        return gr.BarPlot(
+        counts = frame.value_counts().rename(self.unit).reset_index()
+        return bar_chart(
+            counts,
             x="outcome",
             y=self.unit,
             color="gold label",
-            color_map={"SUPPORT": "#2e7d32", "CONTRADICT": "#c62828", NOT_GOLD: "#9e9e9e"},
-            sort=list(self.outcomes),
+            x_order=self.outcomes,
+            colors=COLOURS,
             title=self.title,
-            elem_id="plot",
         )
 
 
 LEVELS = {
     "scifact_abstract": Level(
         "abstracts",
-        ABSTRACT_OUTCOMES,
+        "ABSTRACT_OUTCOMES",
         [
             "claim_id",
             "doc_id",
@@ -73,7 +73,7 @@ LEVELS = {
     ),
     "scifact_sentence": Level(
         "sentences",
-        SENTENCE_OUTCOMES,
+        "SENTENCE_OUTCOMES",
         [
             "claim_id",
             "doc_id",
@@ -100,9 +100,9 @@ FILE_HELP = (
 )
 
 
-def example_rows(examples: Path, n: int = 6) -> dict[str, list]:
+def example_rows(metric: str, examples: Path, n: int = 6) -> dict[str, list]:
     """The first ``n`` example claims that have gold or predicted evidence, as compute() rows."""
-    rows = read_official(examples / GOLD, examples / PREDICTIONS)
+    rows = read_official(metric, references=examples / GOLD, predictions=examples / PREDICTIONS)
     keep = [
         i
         for i, (p, r) in enumerate(zip(rows["predictions"], rows["references"]))
@@ -114,14 +114,14 @@ def example_rows(examples: Path, n: int = 6) -> dict[str, list]:
 def space_spec(metric: str, examples: Path) -> SpaceSpec:
     """The Space of ``metric`` (``scifact_abstract`` or ``scifact_sentence``)."""
     level = LEVELS[metric]
+    level.outcomes = getattr(metric_module(metric, "scoring"), level.outcomes_name)
     # Resolved: the sentence Space's example files are links to the abstract Space's.
     gold, predictions = (examples / GOLD).resolve(), (examples / PREDICTIONS).resolve()
     return SpaceSpec(
         metric=metric,
-        example_rows=example_rows(examples),
+        example_rows=example_rows(metric, examples),
         example_files={"references": [gold], "predictions": [predictions]},
         file_help=FILE_HELP,
         breakdown=level.breakdown,
-        plot_data=level.plot_data,
         plot=level.plot,
     )

@@ -1,0 +1,176 @@
+"""``taskeval export NAME DIR``: one metric as a complete Hugging Face Space repository.
+
+In the ``evaluate`` convention the metric's Hub Space *is* the metric: ``evaluate.load("<user>/
+<name>")`` fetches ``<name>.py`` (and the modules it imports) from the Space, and the Space runs
+``app.py``. The export writes, as plain files (symbolic links resolved):
+
+* ``<name>.py`` and every module of the metric folder, as ``taskeval`` ships them;
+* ``README.md``: the metric card, whose front matter is the Space's (``sdk: gradio``,
+  ``app_file: app.py``, tags ``evaluate`` and ``metric``);
+* ``app.py``: the metric's Space (``spaces/<name>/app.py``), importing the shared Space code from
+  ``spacekit/``, a copy of the taskeval modules it needs, where ``spacekit/registry.py`` points
+  at the repository's own top folder instead of taskeval's metrics;
+* ``examples/``: the example files with their licence notes;
+* ``requirements.txt``: published packages only, pinned (the tested set), never taskeval.
+
+Nothing here is specific to one metric: the Space code exists once, in ``taskeval/space.py``
+(and the modules it imports) and ``spaces/<name>/app.py``.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import shutil
+from importlib import resources
+from os import PathLike
+from pathlib import Path
+
+from .registry import metric_dir
+
+PACKAGE = "spacekit"  # the shared Space code inside an exported repository
+_HERE = Path(__file__).resolve().parent
+
+_REGISTRY = '''"""Where this Space's metric is: the repository's own top folder (written by taskeval export).
+
+The metric's modules are imported as the package ``{package}._metric`` made of that folder, so
+their relative imports work as they do in taskeval and under ``evaluate.load``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from importlib.machinery import ModuleSpec
+from pathlib import Path
+from types import ModuleType
+
+NAME = {name!r}
+ROOT = Path(__file__).resolve().parent.parent
+_PACKAGE = __package__ + "._metric"
+
+
+def list_metrics() -> list[str]:
+    return [NAME]
+
+
+def metric_dir(name: str) -> Path:
+    if name != NAME:
+        raise ValueError(f"unknown metric {{name!r}}; this Space has {{NAME}}")
+    return ROOT
+
+
+def metric_module(name: str, module: str) -> ModuleType:
+    metric_dir(name)
+    if _PACKAGE not in sys.modules:
+        spec = ModuleSpec(_PACKAGE, None, is_package=True)
+        spec.submodule_search_locations = [str(ROOT)]
+        sys.modules[_PACKAGE] = importlib.util.module_from_spec(spec)
+    return importlib.import_module(f"{{_PACKAGE}}.{{module}}")
+'''
+
+
+def spaces_root() -> Path:
+    """The Spaces' folder (``spaces/`` of the repository, shipped as ``taskeval._spaces``)."""
+    return Path(str(resources.files("taskeval._spaces")))
+
+
+def _relative_imports(path: Path) -> set[str]:
+    """The sibling modules a file imports (``from .x import ...``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {
+        node.module.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module
+    }
+
+
+def _taskeval_imports(source: str) -> set[str]:
+    """The taskeval modules an app imports (``from taskeval.space import ...``)."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            top, _, rest = node.module.partition(".")
+            if top == "taskeval":
+                if not rest:
+                    raise ValueError("a Space's app.py imports from taskeval's modules by name")
+                found.add(rest.split(".")[0])
+        elif isinstance(node, ast.Import) and any(
+            a.name.split(".")[0] == "taskeval" for a in node.names
+        ):
+            raise ValueError("a Space's app.py imports from taskeval's modules by name")
+    return found
+
+
+def _modules(start: set[str]) -> list[str]:
+    """``start`` and every taskeval module they import, transitively."""
+    seen: set[str] = set()
+    todo = list(start)
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        todo += _relative_imports(_HERE / f"{module}.py")
+    return sorted(seen)
+
+
+def export(name: str, target: str | PathLike, *, overwrite: bool = False) -> list[Path]:
+    """Write the Hub Space repository of metric ``name`` into the folder ``target``.
+
+    ``target`` must be missing or empty unless ``overwrite``. Returns the files written.
+    """
+    folder = metric_dir(name)
+    space = spaces_root() / name
+    if not (space / "app.py").is_file():
+        raise ValueError(f"{name} has no Space")
+    target = Path(target)
+    if target.exists() and any(target.iterdir()) and not overwrite:
+        raise ValueError(f"{target} is not empty (--overwrite, or overwrite=True, replaces what it holds)")
+    target.mkdir(parents=True, exist_ok=True)
+
+    written = []
+
+    def write(path: Path, text: str) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+
+    def copy(source: Path, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, path)  # follows links: the Hub gets plain files
+        written.append(path)
+
+    # The metric, as evaluate.load takes it, and its card as the Space's README.
+    for source in sorted(folder.glob("*.py")):
+        copy(source, target / source.name)
+    copy(folder / "README.md", target / "README.md")
+
+    # The app, importing the shared code from the bundled package instead of taskeval.
+    app = (space / "app.py").read_text(encoding="utf-8")
+    needed = _modules(_taskeval_imports(app) | {"space"})
+    app = re.sub(r"\bfrom taskeval\.", f"from {PACKAGE}.", app)
+    write(target / "app.py", app)
+    package = target / PACKAGE
+    if package.exists():
+        shutil.rmtree(package)
+    write(
+        package / "__init__.py",
+        f'"""The Space code of taskeval, bundled for the {name} Space."""\n',
+    )
+    for module in needed:
+        if module == "registry":
+            write(package / "registry.py", _REGISTRY.format(name=name, package=PACKAGE))
+        else:
+            copy(_HERE / f"{module}.py", package / f"{module}.py")
+
+    examples = space / "examples"
+    if examples.is_dir():
+        if (target / "examples").exists():
+            shutil.rmtree(target / "examples")
+        for source in sorted(examples.rglob("*")):
+            if source.is_file():
+                copy(source, target / "examples" / source.relative_to(examples))
+    copy(spaces_root() / "requirements.txt", target / "requirements.txt")
+    return written
