@@ -21,7 +21,7 @@ def test_blank_line_names_file_and_line(tmp_path):
     preds.write_text(
         '{"predicted_label": "SUPPORTS", "predicted_evidence": []}\n\n', encoding="utf-8"
     )
-    with pytest.raises(ValueError, match=r"p\.jsonl, line 2: not a JSON value"):
+    with pytest.raises(ValueError, match=r"p\.jsonl, line 2: a blank line"):
         read_official(None, preds)
 
 
