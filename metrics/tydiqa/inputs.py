@@ -273,13 +273,11 @@ def _gold_fields_fast(
 ) -> tuple[Any, Any, Any] | None:
     """``(example_id, language, annotations)`` of a gold line, or None to take the slow path.
 
-    Walks the members of the line's top-level object from its start, skipping each value (a
-    string up to its closing quote, a container up to its end) without decoding the document
-    text, so each field picked is proven top-level. Once the three fields are found, the rest of
-    the line is walked too unless it cannot hold another of their keys (no such key and no
-    ``\\u`` escape in it): a repeated key keeps its last value, as in ``json.loads``. Only the
-    three values kept are decoded, as ``json`` decodes them. A key with an escape or anything
-    unexpected sends the line to the slow path.
+    Walks every member of the line's top-level object, skipping each value (a string up to its
+    closing quote, a container up to its end) without decoding the document text, so each field
+    picked is proven top-level and a repeated key keeps its last value, as in ``json.loads``.
+    Only the three values kept are decoded, as ``json`` decodes them. A key with an escape, a
+    value of unusual shape or anything unexpected sends the line to the slow path.
     """
     found: dict[bytes, tuple[int, int, Any]] = {}
     m = _FIRST_KEY.match(data, start, end)
