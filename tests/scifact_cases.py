@@ -51,7 +51,7 @@ def random_rows(rng: random.Random, n: int) -> dict[str, list]:
     for _ in range(n):
         claim_id += rng.randint(1, 5)
         gold = []
-        doc_ids = list({_doc_id(rng) for _ in range(rng.choice([0, 0, 1, 1, 2, 3]))})
+        doc_ids = list(dict.fromkeys(_doc_id(rng) for _ in range(rng.choice([0, 0, 1, 1, 2, 3]))))
         for doc in doc_ids:
             label = rng.choice(LABELS)
             pool = rng.sample(range(15), 12)

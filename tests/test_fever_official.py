@@ -7,14 +7,17 @@
 from __future__ import annotations
 
 import copy
+import json
 import os
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import taskeval
+from taskeval._metrics.fever_score.inputs import references_from_hub
 from taskeval._metrics.fever_score.scoring import fever_score
 
 from entries.fever_score import random_rows
@@ -132,3 +135,117 @@ def test_long_sequential_sum_matches_official():
         )
         references.append({"label": "SUPPORTS", "evidence": [[[0, 0, *g] for g in gold]]})
     assert fever_score(predictions, references) == official(predictions, references, 5)
+
+
+# --- Official files and Hub rows, against the official scorer -------------------------------
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "spaces" / "fever_score" / "examples"
+
+
+def _read_as_the_scorer_script(path):
+    with open(path, encoding="utf-8") as f:  # text mode: "\r" and "\r\n" end lines too
+        return [json.loads(line) for line in f]
+
+
+def _hub_rows(gold):
+    """The rows the Hub `fever` v1.0 loading script writes for official gold lines: one per
+    evidence item, every falsy field written as -1 (ids, sentence) or "" (page)."""
+    for record in gold:
+        evidence = record.get("evidence", [])
+        items = [item for group in evidence for item in group] if evidence else [[None] * 4]
+        for annotation_id, evidence_id, page, line in items:
+            yield {
+                "id": record["id"],
+                "label": record.get("label", ""),
+                "claim": record.get("claim", ""),
+                "evidence_annotation_id": annotation_id or -1,
+                "evidence_id": evidence_id or -1,
+                "evidence_wiki_url": page or "",
+                "evidence_sentence_id": line or -1,
+            }
+
+
+def test_hub_rows_of_official_gold_score_as_the_official_gold():
+    gold = _read_as_the_scorer_script(EXAMPLES / "actual.jsonl")
+    preds = _read_as_the_scorer_script(EXAMPLES / "predictions.jsonl")
+    gold = [{**g, "id": i} for i, g in enumerate(gold)]  # the example's ids are redacted to 0
+    assert sum(item[3] == 0 for g in gold for group in g["evidence"] for item in group) > 50
+    refs = references_from_hub(list(_hub_rows(gold)))
+    predictions = [{k: p[k] for k in ("predicted_label", "predicted_evidence")} for p in preds]
+    expected = official(predictions, gold, 5)
+    assert fever_score(predictions, refs) == expected
+    assert expected["strict_score"] == 0.26  # the official number of these files
+    perfect = [
+        {
+            "predicted_label": g["label"],
+            "predicted_evidence": [i[2:] for i in g["evidence"][0]] if g["label"] != NEI else [],
+        }
+        for g in gold
+    ]
+    assert fever_score(perfect, refs) == official(perfect, gold, 5)
+    assert fever_score(perfect, refs)["strict_score"] == 1.0
+
+
+def test_hub_rows_of_random_gold_score_as_the_official_gold():
+    rng = random.Random(8)
+    gold, predictions = [], []
+    for number in range(3000):
+        label = rng.choice(["SUPPORTS", "REFUTES", NEI])
+        if label == NEI:
+            evidence = [[[rng.randint(1, 99), None, None, None]]]
+        else:  # a group's items share their ids, as in the FEVER files; lines are often 0
+            evidence = [
+                [[g, 1000 + g, rng.choice("ABC"), rng.choice([0, 0, 1, 2])]] * rng.randint(1, 2)
+                for g in rng.sample(range(1, 50), rng.choice([0, 1, 1, 2, 3]))
+            ]
+        gold.append({"id": number, "label": label, "claim": "c", "evidence": evidence})
+        predictions.append(
+            {
+                "predicted_label": rng.choice([label, label, "REFUTES"]),
+                "predicted_evidence": [[rng.choice("ABC"), rng.choice([0, 1, 2])] for _ in "xyz"],
+            }
+        )
+    refs = references_from_hub(list(_hub_rows(gold)))
+    for bound in (None, 1, 5):
+        assert fever_score(predictions, refs, max_evidence=bound) == official(
+            predictions, gold, bound
+        )
+
+
+def test_files_with_cr_breaks_big_lines_and_surrogates_score_as_the_official(tmp_path):
+    big = 2**64 + 1
+    gold = [
+        {"id": 1, "label": "SUPPORTS", "evidence": [[[1, 2, "\ud800x", big]], [[3, 4, "B", 0]]]},
+        {"id": 2, "label": "REFUTES", "evidence": [[[5, 6, "C", 2**70]]]},
+        {"id": 3, "label": NEI, "evidence": [[[7, None, None, None]]]},
+    ]
+    preds = [
+        {
+            "id": 1,
+            "predicted_label": "SUPPORTS",
+            "predicted_evidence": [["\ud800x", big], ["D", 1]],
+        },
+        {"id": 2, "predicted_label": "REFUTES", "predicted_evidence": [["C", 2**70 + 1]]},
+        {"id": 3, "predicted_label": NEI, "predicted_evidence": []},
+    ]
+    gold_path, preds_path = tmp_path / "actual.jsonl", tmp_path / "predictions.jsonl"
+    gold_path.write_text("\r".join(json.dumps(g) for g in gold) + "\r", encoding="utf-8")
+    preds_path.write_text("\r\n".join(json.dumps(p) for p in preds), encoding="utf-8")
+    inputs = taskeval.read_official("fever_score", references=gold_path, predictions=preds_path)
+    assert inputs["references"][0]["evidence"][0] == [[1, 2, "\ud800x", big]]
+    expected = dict(
+        zip(
+            OFFICIAL_KEYS,
+            official_fever_score(
+                _read_as_the_scorer_script(preds_path), _read_as_the_scorer_script(gold_path)
+            ),
+        )
+    )
+    assert expected == {
+        "strict_score": 2 / 3,
+        "label_accuracy": 1.0,
+        "evidence_precision": 0.25,
+        "evidence_recall": 0.5,
+        "evidence_f1": 1 / 3,
+    }
+    assert fever_score(**inputs) == expected

@@ -21,7 +21,7 @@ def test_blank_line_names_file_and_line(tmp_path):
     preds.write_text(
         '{"predicted_label": "SUPPORTS", "predicted_evidence": []}\n\n', encoding="utf-8"
     )
-    with pytest.raises(ValueError, match=r"p\.jsonl, line 2: not a JSON value"):
+    with pytest.raises(ValueError, match=r"p\.jsonl, line 2: a blank line"):
         read_official(None, preds)
 
 
@@ -68,7 +68,7 @@ def test_read_official_keeps_ids_and_drops_gold_fields_from_predictions(tmp_path
 def test_records_and_official_lists_score_the_same():
     lists = {
         "predictions": [
-            {"predicted_label": "SUPPORTS", "predicted_evidence": [["A", 1], ["B", 2]]}
+            {"predicted_label": "SUPPORTS", "predicted_evidence": [["A", 1], ["D", 5], ["B", 2]]}
         ],
         "references": [
             {"label": "SUPPORTS", "evidence": [[[1, 2, "A", 1]], [[3, 4, "B", 2], [3, 4, "C", 0]]]}
@@ -78,7 +78,11 @@ def test_records_and_official_lists_score_the_same():
         "predictions": [
             {
                 "predicted_label": "SUPPORTS",
-                "predicted_evidence": [{"page": "A", "line": 1}, {"page": "B", "line": 2}],
+                "predicted_evidence": [
+                    {"page": "A", "line": 1},
+                    {"page": "D", "line": 5},
+                    {"page": "B", "line": 2},
+                ],
             }
         ],
         "references": [
@@ -94,8 +98,17 @@ def test_records_and_official_lists_score_the_same():
             }
         ],
     }
-    assert fever_score(**lists) == fever_score(**records)
-    assert taskeval.load("fever_score").compute(**records) == fever_score(**lists)
+    # official (fever-scorer 2.0.39): two of three sentences are gold; group 1 is complete
+    expected = {
+        "strict_score": 1.0,
+        "label_accuracy": 1.0,
+        "evidence_precision": 2 / 3,
+        "evidence_recall": 1.0,
+        "evidence_f1": 0.8,
+    }
+    assert fever_score(**lists) == expected
+    assert fever_score(**records) == expected
+    assert taskeval.load("fever_score").compute(**records) == expected
 
 
 HUB_ROWS = [
@@ -148,12 +161,51 @@ def test_references_from_hub_scores():
     }
 
 
+def test_hub_sentence_minus_one_with_a_page_is_sentence_zero():
+    # The Hub loading script writes sentence 0 (falsy) as -1; a claim and its perfect prediction.
+    rows = [
+        dict(id=1, label="SUPPORTS", claim="c", evidence_annotation_id=5, evidence_id=6,
+             evidence_wiki_url="A", evidence_sentence_id=-1),
+        dict(id=2, label="REFUTES", claim="c", evidence_annotation_id=7, evidence_id=8,
+             evidence_wiki_url="B", evidence_sentence_id=3),
+        dict(id=2, label="REFUTES", claim="c", evidence_annotation_id=7, evidence_id=8,
+             evidence_wiki_url="C", evidence_sentence_id=-1),
+        dict(id=3, label="SUPPORTS", claim="c", evidence_annotation_id=-1, evidence_id=-1,
+             evidence_wiki_url="", evidence_sentence_id=-1),
+    ]  # fmt: skip
+    refs = references_from_hub(rows)
+    assert refs == [
+        {"id": 1, "label": "SUPPORTS", "evidence": [[[5, 6, "A", 0]]]},
+        {"id": 2, "label": "REFUTES", "evidence": [[[7, 8, "B", 3], [7, 8, "C", 0]]]},
+        {"id": 3, "label": "SUPPORTS", "evidence": []},  # the script's row for empty evidence
+    ]
+    preds = [
+        {"predicted_label": "SUPPORTS", "predicted_evidence": [["A", 0]]},
+        {"predicted_label": "REFUTES", "predicted_evidence": [["C", 0], ["B", 3]]},
+        {"predicted_label": "SUPPORTS", "predicted_evidence": []},
+    ]
+    # official on the original gold: an empty gold evidence list gives recall 1 but strict 0
+    assert fever_score(preds, refs) == {
+        "strict_score": 2 / 3,
+        "label_accuracy": 1.0,
+        "evidence_precision": 1.0,
+        "evidence_recall": 1.0,
+        "evidence_f1": 1.0,
+    }
+
+
 def test_references_from_hub_rejects_bad_rows():
     with pytest.raises(ValueError, match=r"rows\[0\].*evidence_id"):
         references_from_hub([{"id": 1, "label": "SUPPORTS", "evidence_annotation_id": 1}])
     conflicting = [HUB_ROWS[0], {**HUB_ROWS[1], "label": "REFUTES"}]
     with pytest.raises(ValueError, match=r"rows\[1\] \(id 75397\): field 'label'"):
         references_from_hub(conflicting)
+    unlabelled = {**HUB_ROWS[0], "label": ""}
+    with pytest.raises(ValueError, match=r"rows\[0\] \(id 75397\).*unlabelled"):
+        references_from_hub([unlabelled])
+    empty_and_evidence = [{**HUB_ROWS[0], "evidence_wiki_url": "", "evidence_sentence_id": -1}]
+    with pytest.raises(ValueError, match=r"rows\[1\] \(id 75397\).*empty gold evidence"):
+        references_from_hub([*empty_and_evidence, HUB_ROWS[1]])
 
 
 def test_core_does_not_mutate_and_rejects_generators():
@@ -190,4 +242,12 @@ def test_details_explain_each_claim_and_add_up_to_the_scores():
         "right label; NOT ENOUGH INFO needs no evidence",
         "right label and a complete gold evidence group",
     }
-    assert {k: v for k, v in direct.items() if k != "details"} == metric.compute(**inputs)
+    # the numbers themselves are the official scorer's (blind mode: gold from `actual`)
+    official = pytest.importorskip("fever.scorer").fever_score
+    keys = ("strict_score", "label_accuracy", "evidence_precision", "evidence_recall")
+    expected = official(
+        [dict(p) for p in inputs["predictions"]], [dict(r) for r in inputs["references"]]
+    )
+    assert {k: v for k, v in direct.items() if k != "details"} == dict(
+        zip((*keys, "evidence_f1"), expected)
+    )

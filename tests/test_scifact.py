@@ -103,9 +103,52 @@ def test_combine_gives_the_leaderboard_numbers_of_a_real_case(both):
     assert result == expected
 
 
-def test_compute_equals_the_core_on_random_claims(both):
-    inputs = random_rows(random.Random(11), 400)
-    assert both.compute(**inputs) == scifact_scores(**inputs)
+def _one_entry_per_doc(inputs: dict) -> dict:
+    """Random rows in the official form, where a claim predicts each doc at most once."""
+    for pred in inputs["predictions"]:
+        seen: set = set()
+        pred["evidence"] = [
+            e for e in pred["evidence"] if not (e["doc_id"] in seen or seen.add(e["doc_id"]))
+        ]
+    return inputs
+
+
+# The official evaluator (verbose) on random_rows(Random(seed), n), one entry per predicted doc.
+OFFICIAL_RANDOM = {
+    (11, 400): {
+        "abstract_label_only_precision": 0.2463295269168026,
+        "abstract_label_only_recall": 0.34553775743707094,
+        "abstract_label_only_f1": 0.28761904761904766,
+        "abstract_rationalized_precision": 0.1272430668841762,
+        "abstract_rationalized_recall": 0.17848970251716248,
+        "abstract_rationalized_f1": 0.1485714285714286,
+        "sentence_selection_precision": 0.5047318611987381,
+        "sentence_selection_recall": 0.4878048780487805,
+        "sentence_selection_f1": 0.49612403100775193,
+        "sentence_label_precision": 0.2655099894847529,
+        "sentence_label_recall": 0.25660569105691056,
+        "sentence_label_f1": 0.26098191214470284,
+    },
+    (5, 300): {
+        "abstract_label_only_precision": 0.2634032634032634,
+        "abstract_label_only_recall": 0.3294460641399417,
+        "abstract_label_only_f1": 0.2927461139896373,
+        "abstract_rationalized_precision": 0.14219114219114218,
+        "abstract_rationalized_recall": 0.17784256559766765,
+        "abstract_rationalized_f1": 0.15803108808290156,
+        "sentence_selection_precision": 0.49417249417249415,
+        "sentence_selection_recall": 0.4612037708484409,
+        "sentence_selection_f1": 0.477119279819955,
+        "sentence_label_precision": 0.2517482517482518,
+        "sentence_label_recall": 0.23495286439448876,
+        "sentence_label_f1": 0.24306076519129782,
+    },
+}
+
+
+def test_compute_gives_the_official_numbers_on_random_claims(both):
+    inputs = _one_entry_per_doc(random_rows(random.Random(11), 400))
+    assert both.compute(**inputs) == OFFICIAL_RANDOM[11, 400]
 
 
 def test_score_files_prints_each_metric_its_six_keys(tmp_path):
@@ -394,13 +437,14 @@ def _scores_from_tally(name: str, tally: tuple[int, ...]) -> dict[str, float]:
 
 @pytest.mark.parametrize("name", ["scifact_abstract", "scifact_sentence"])
 def test_details_explain_each_item_and_add_up_to_the_scores(name):
-    inputs = random_rows(random.Random(5), 300)
+    inputs = _one_entry_per_doc(random_rows(random.Random(5), 300))
     metric = taskeval.load(name)
     direct = metric.compute(**inputs, details=True)
     metric.add_batch(**inputs)
     assert metric.compute(details=True) == direct  # the Arrow path explains the same way
     details = direct.pop("details")
-    assert direct == metric.compute(**inputs)  # without the option, the scores alone
+    keys = ABSTRACT_KEYS if name == "scifact_abstract" else SENTENCE_KEYS
+    assert direct == {k: OFFICIAL_RANDOM[5, 300][k] for k in keys}
     assert direct == _scores_from_tally(name, _tally(details, name))
     outcomes = SENTENCE_OUTCOMES if name == "scifact_sentence" else ABSTRACT_OUTCOMES
     assert {d["outcome"] for d in details} == set(outcomes)  # random rows reach every outcome
@@ -510,3 +554,155 @@ def test_compute_fast_path_checks_like_add_batch():
         with pytest.raises(ValueError) as batched:
             metric.add_batch(**bad)
         assert str(direct.value) == str(batched.value)
+
+
+# --- Official files read as the evaluator reads them (text mode, Python's json) ---------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (b'{"a": 1}\r{"a": 2}\r', [{"a": 1}, {"a": 2}]),  # a lone \r ends a line in text mode
+        (b'{"a": 1}\r\n{"a": 2}', [{"a": 1}, {"a": 2}]),
+        (b'{"a": 18446744073709551616}', [{"a": 2**64}]),  # orjson would give a float
+        (b'{"a": -9223372036854775809}', [{"a": -(2**63) - 1}]),
+        (b'{"a": 123456789012345678901234567890}', [{"a": 123456789012345678901234567890}]),
+        (b'{"\\ud800": "x\\udfff"}', [{"\ud800": "x\udfff"}]),  # escaped lone surrogates
+        (b'{"a": 1, "a": 2}\n', [{"a": 2}]),
+        (b"", []),
+    ],
+)
+def test_jsonl_lines_and_values_as_the_official_reader(tmp_path, raw, expected):
+    from taskeval._metrics.scifact_abstract.jsonl import read_jsonl
+
+    path = tmp_path / "f.jsonl"
+    path.write_bytes(raw)
+    got = read_jsonl(path)
+    assert got == expected
+    assert [type(v) for row in got for v in row.values()] == [
+        type(v) for row in expected for v in row.values()
+    ]
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        (b'{"a": 1}\n\n', "line 2: a blank line"),
+        (b'{"a": 1}\r\r', "line 2: a blank line"),  # text mode: "\r\r" is two line ends
+        (b'{"a":\r1}', "line 1: not a JSON value"),  # the \r splits the value
+        (b'{"a": "\xed\xa0\x80"}', "line 1: not UTF-8 text"),  # a raw surrogate
+        (b'\xef\xbb\xbf{"a": 1}', "line 1: not a JSON value"),  # json.loads refuses a BOM
+    ],
+)
+def test_jsonl_refuses_what_the_official_reader_refuses(tmp_path, raw, message):
+    from taskeval._metrics.scifact_abstract.jsonl import read_jsonl
+
+    path = tmp_path / "f.jsonl"
+    path.write_bytes(raw)
+    with pytest.raises(ValueError, match=message):
+        read_jsonl(path)
+
+
+def test_nan_is_read_as_python_json_reads_it(tmp_path):
+    from taskeval._metrics.scifact_abstract.jsonl import read_jsonl
+
+    path = tmp_path / "f.jsonl"
+    path.write_bytes(b'{"a": NaN}')
+    assert np.isnan(read_jsonl(path)[0]["a"])
+
+
+def test_official_files_with_big_ints_surrogates_and_cr_breaks(tmp_path):
+    big = 2**64
+    gold = [
+        {
+            "id": big,
+            "claim": "c",
+            "evidence": {
+                "\ud800": [{"sentences": [2**70, 1], "label": "SUPPORT"}],
+                "7": [{"sentences": [3], "label": "CONTRADICT"}],
+            },
+            "cited_doc_ids": [1],
+        },
+        {"id": 5, "claim": "c", "evidence": {}, "cited_doc_ids": [1]},
+    ]
+    pred = [
+        {
+            "id": big,
+            "evidence": {
+                "\ud800": {"sentences": [1, 2**70, 9], "label": "SUPPORT"},
+                "7": {"sentences": [4], "label": "CONTRADICT"},
+            },
+        },
+        {"id": 5, "evidence": {"8": {"sentences": [0], "label": "SUPPORT"}}},
+    ]
+    gold_path, pred_path = tmp_path / "claims.jsonl", tmp_path / "pred.jsonl"
+    gold_path.write_text("\r".join(json.dumps(g) for g in gold), encoding="utf-8")
+    pred_path.write_text("\r\n".join(json.dumps(p) for p in pred) + "\r\n", encoding="utf-8")
+    # the official evaluator's numbers on these two files
+    expected = {
+        "abstract_label_only_precision": 0.6666666666666666,
+        "abstract_label_only_recall": 1.0,
+        "abstract_label_only_f1": 0.8,
+        "abstract_rationalized_precision": 0.3333333333333333,
+        "abstract_rationalized_recall": 0.5,
+        "abstract_rationalized_f1": 0.4,
+        "sentence_selection_precision": 0.4,
+        "sentence_selection_recall": 0.6666666666666666,
+        "sentence_selection_f1": 0.5,
+        "sentence_label_precision": 0.4,
+        "sentence_label_recall": 0.6666666666666666,
+        "sentence_label_f1": 0.5,
+    }
+    inputs = taskeval.read_official("scifact_abstract", references=gold_path, predictions=pred_path)
+    assert inputs["references"][0]["id"] == big
+    assert scifact_scores(**inputs) == expected
+
+
+def _hub_rows(path: Path) -> list[dict]:
+    """The rows the Hub allenai/scifact loading script writes (config claims, a labelled split):
+    one per rationale, or one empty row for a claim without evidence."""
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        data = json.loads(line)
+        base = {"id": data["id"], "claim": data["claim"]}
+        cited = data.get("cited_doc_ids", [])
+        for doc_id, rationales in data["evidence"].items():
+            for r in rationales:
+                rows.append(
+                    {**base, "evidence_doc_id": doc_id, "evidence_label": r["label"],
+                     "evidence_sentences": r["sentences"], "cited_doc_ids": cited}
+                )  # fmt: skip
+        if not data["evidence"]:
+            rows.append(
+                {**base, "evidence_doc_id": "", "evidence_label": "", "evidence_sentences": [],
+                 "cited_doc_ids": cited}
+            )  # fmt: skip
+    return rows
+
+
+def test_hub_rows_of_official_gold_give_the_official_numbers():
+    examples = REPO / "spaces" / "scifact_abstract" / "examples"
+    refs = taskeval.references_from_hub(
+        "scifact_abstract", _hub_rows(examples / "claims_dev.jsonl")
+    )
+    inputs = taskeval.read_official(
+        "scifact_abstract",
+        references=examples / "claims_dev.jsonl",
+        predictions=examples / "predictions.jsonl",
+    )
+    assert refs == inputs["references"]
+    # the official evaluator's numbers on the two example files
+    assert scifact_scores(inputs["predictions"], refs) == {
+        "abstract_label_only_precision": 0.7058823529411765,
+        "abstract_label_only_recall": 0.7058823529411765,
+        "abstract_label_only_f1": 0.7058823529411765,
+        "abstract_rationalized_precision": 0.5294117647058824,
+        "abstract_rationalized_recall": 0.5294117647058824,
+        "abstract_rationalized_f1": 0.5294117647058824,
+        "sentence_selection_precision": 0.7222222222222222,
+        "sentence_selection_recall": 0.3939393939393939,
+        "sentence_selection_f1": 0.5098039215686274,
+        "sentence_label_precision": 0.5833333333333334,
+        "sentence_label_recall": 0.3181818181818182,
+        "sentence_label_f1": 0.4117647058823529,
+    }

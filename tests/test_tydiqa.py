@@ -110,6 +110,7 @@ def test_ties_are_summed_in_python_set_order():
     gold = [_ann(0, 0, 2)] * 3
     refs = [{"example_id": i, "language": "arabic", "annotations": gold} for i in (1, 2, 8)]
     preds = [_pred(1, span=(1, 2)), _pred(2, span=(1, 3)), _pred(8, span=(1, 4))]
+    preds += [{"example_id": None}] * (len(refs) - len(preds))  # rows pair by example_id
     result = scoring.tydiqa_score(preds, refs)["per_language"]["arabic"]
     assert list(set([1, 2, 8])) == [8, 1, 2]
     set_order = 0.4 + 2 / 3 + 0.5
@@ -141,6 +142,7 @@ def test_unknown_prediction_id_and_languages_without_predictions():
         {"example_id": None},
     ]
     preds = [_pred(1, "thai"), {"example_id": None}, _pred(99, "bengali")]
+    preds += [{"example_id": None}] * (len(refs) - len(preds))  # rows pair by example_id
     result = scoring.tydiqa_score(preds, refs)
     # korean has gold but no prediction: left out; bengali has only an unknown id: a zero
     assert list(result["per_language"]) == ["bengali", "thai"]
@@ -433,6 +435,7 @@ def test_references_from_hub():
         _pred(-12, "swahili", 0, yes_no="yes"),
         {"example_id": None},
     ]
+    preds += [{"example_id": None}] * (len(refs) - len(preds))  # rows pair by example_id
     result = scoring.tydiqa_score(preds, refs)
     assert result["avg_passage_f1"] == 1.0 and result["avg_minimal_f1"] == 1.0
 
@@ -493,6 +496,19 @@ def test_details_list_each_scored_gold_example_in_gold_order():
     result = taskeval.load("tydiqa").compute(predictions=preds, references=refs, details=True)
     details = result.pop("details")
     assert result == plain
+    # the official script's numbers on these rows written as files (korean has no prediction)
+    assert list(result["per_language"]) == ["thai"]
+    thai = result["per_language"]["thai"]
+    assert [thai[f"{t}-best-threshold-f1"] for t in ("passage", "minimal")] == [
+        1.0,
+        0.888888888888889,
+    ]
+    assert thai["minimal-best-threshold"] == 0.5 and thai["minimal-recall-at-precision>=0.9"] == 0
+    assert {k: result[k] for k in ("avg_passage_f1", "avg_minimal_f1", "avg_minimal_recall")} == {
+        "avg_passage_f1": 1.0,
+        "avg_minimal_f1": 0.888888888888889,
+        "avg_minimal_recall": 0.888888888888889,
+    }
     assert [d["example_id"] for d in details] == [9, 3]
     assert details[0] == {
         "example_id": 9, "language": "thai", "predicted": True,
@@ -501,3 +517,200 @@ def test_details_list_each_scored_gold_example_in_gold_order():
         "minimal_f1": 2 * 0.8 / 1.8, "minimal_score": 0.5,
     }  # fmt: skip
     assert details[1]["predicted"] is False and details[1]["passage_score"] is None
+
+
+# --- the gold and prediction readers: lines, top-level fields and scores as the official -------
+
+
+def _official_ann(index, start=-1, end=-1, yes_no="NONE") -> dict:
+    return {
+        "annotation_id": 2**64 + 1,  # beyond 64 bits, as Python's json reads it
+        "minimal_answer": {"plaintext_end_byte": end, "plaintext_start_byte": start},
+        "passage_answer": {"candidate_index": index},
+        "yes_no_answer": yes_no,
+    }
+
+
+def _odd_gold_lines() -> list[str]:
+    """Gold lines whose fields a byte search would take from the wrong place."""
+    dump = json.dumps
+    return [
+        # a nested object holding example_id and language before the top-level ones
+        '{"meta": {"example_id": 99, "language": "thai"}, "annotations": '
+        + dump([_official_ann(1, 0, 4)] * 3)
+        + ', "document_plaintext": "x \\"example_id\\": 7 ]", "example_id": 1, '
+        '"language": "arabic", "question_text": "q"}',
+        # a nested annotations key before the top-level one
+        '{"extra": {"annotations": []}, "annotations": '
+        + dump([_official_ann(0)] * 3)
+        + ', "document_plaintext": "", "example_id": 2, "language": "arabic", '
+        '"question_text": "q"}',
+        # a repeated key: json.loads keeps the last value
+        '{"language": "thai", "annotations": '
+        + dump([_official_ann(2, 5, 9)] * 2 + [_official_ann(-1)])
+        + ', "document_plaintext": "d", "example_id": 3, "language": "arabic", '
+        '"question_text": "q"}',
+        # an escaped key is the same key
+        '{"annotations": '
+        + dump([_official_ann(0, yes_no="YES")] * 3)
+        + ', "document_plaintext": "d", "exampl\\u0065_id": 4, "language": "arabic", '
+        '"question_text": "q"}',
+    ]
+
+
+def _odd_predictions() -> list[dict]:
+    def pred(i, index, score, span=(-1, -1), minimal_score=None, yes_no="NONE"):
+        return {
+            "example_id": i,
+            "language": "arabic",
+            "passage_answer_index": index,
+            "passage_answer_score": score,
+            "minimal_answer": {"start_byte_offset": span[0], "end_byte_offset": span[1]},
+            "minimal_answer_score": score if minimal_score is None else minimal_score,
+            "yes_no_answer": yes_no,
+        }
+
+    # JSON true/false scores are 1.0/0.0 (the official float()), numeric strings are numbers
+    return [
+        pred(1, 1, True, (0, 3)),
+        pred(2, 0, "2.5"),
+        pred(3, 2, False, (6, 9)),
+        pred(4, 0, 1, minimal_score=True, yes_no="YES"),
+    ]
+
+
+# The official script's numbers on those files, whichever line breaks and compression.
+ODD_OFFICIAL = {
+    "avg_passage_f1": 1.0,
+    "avg_passage_recall": 1.0,
+    "avg_passage_precision": 1.0,
+    "avg_minimal_f1": 0.9047619047619048,
+    "avg_minimal_recall": 0.9047619047619048,
+    "avg_minimal_precision": 0.9047619047619048,
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "gold_break", "pred_break"),
+    [
+        ("gold.jsonl", "\r", "\r"),  # text mode: a lone \r ends a line
+        ("gold.jsonl", "\r\n", "\n"),
+        ("gold.jsonl.gz", "\n", "\r\n"),  # gzip: binary lines
+    ],
+)
+def test_gold_fields_are_the_top_level_ones_and_lines_split_as_the_official(
+    tmp_path, name, gold_break, pred_break
+):
+    text = gold_break.join(_odd_gold_lines()) + gold_break
+    gold = tmp_path / name
+    gold.write_bytes(gzip.compress(text.encode()) if name.endswith(".gz") else text.encode())
+    preds = tmp_path / "p.jsonl"
+    preds.write_text(pred_break.join(json.dumps(p) for p in _odd_predictions()), newline="")
+    refs = list(inputs.iter_gold(gold))
+    assert [(r[0], r[1]) for r in refs] == [(i, "arabic") for i in (1, 2, 3, 4)]
+    assert refs[0][2][0] == (1, 0, 4, "none") and refs[2][2][0] == (2, 5, 9, "none")
+    result = taskeval.load("tydiqa").compute(**inputs.read_official(gold, preds))
+    assert {k: result[k] for k in ODD_OFFICIAL} == ODD_OFFICIAL
+    assert (
+        inputs.score_files(gold, preds)["per_language"]["arabic"]["passage-best-threshold"] == 0.0
+    )
+
+
+def test_gzip_gold_lines_end_only_at_newline(tmp_path):
+    # In a gzip file the official reader splits binary lines: "\r" is JSON whitespace there.
+    text = "\r".join(_odd_gold_lines()[:2]) + "\n"
+    gold = tmp_path / "g.jsonl.gz"
+    gold.write_bytes(gzip.compress(text.encode()))
+    with pytest.raises(ValueError, match=r"g\.jsonl\.gz, line 1: not a JSON value"):
+        list(inputs.iter_gold(gold))
+
+
+def test_fast_gold_path_refuses_a_span_that_starts_after_its_end(tmp_path):
+    line = json.dumps(
+        {"annotations": [_official_ann(0, 5, 3)] * 3, "document_plaintext": "d" * 50,
+         "example_id": 8, "language": "thai", "question_text": "q"}
+    )  # fmt: skip
+    assert inputs._gold_fields_fast(line.encode(), 0, len(line), inputs._loads_text) is not None
+    gold = tmp_path / "g.jsonl.gz"
+    gold.write_bytes(gzip.compress(line.encode() + b"\n"))
+    with pytest.raises(ValueError, match=r"line 1 \(example_id 8\).*starts after it ends"):
+        list(inputs.iter_gold(gold))
+
+
+def test_fast_gold_fields_agree_with_json_or_decline():
+    """Random awkward lines: the fast path gives json.loads' top-level fields, or None."""
+    import random
+
+    rng = random.Random(4)
+    pieces = ['"x"', '"a]b\\"[]"', '"\\\\"', "[1, [2, {}]]", '{"example_id": 9, "language": "z"}',
+              '"\\u0041"', "12345678901234567890123", "-0", "1.5e3", "true", "null", "[[[[1]]]]",
+              '"\\ud800"', '{"annotations": [{"a": [1]}]}']  # fmt: skip
+    ann = [_official_ann(0, 2, 5)]
+    taken = declined = 0
+    for _ in range(3000):
+        members = [
+            ("annotations", json.dumps(ann)),
+            ("example_id", str(rng.randint(-5, 5))),
+            ("language", json.dumps(rng.choice(["en", "é", 'a"b', "x\\y"]))),
+        ]
+        for _ in range(rng.randint(0, 4)):
+            key = rng.choice(["doc", "example_id", "language", "annotations", "exampl\\u0065_id"])
+            members.insert(rng.randint(0, len(members)), (key, rng.choice(pieces)))
+        sep = rng.choice([",", ", ", " ,\t"])
+        body = sep.join(f'"{k}"{rng.choice([":", " : "])}{v}' for k, v in members)
+        data = ("{" + body + rng.choice(["}", " } ", "}\t"])).encode()
+        record = json.loads(data)
+        got = inputs._gold_fields_fast(data, 0, len(data), inputs._loads_binary)
+        if got is None:
+            declined += 1
+            continue
+        taken += 1
+        want = (record.get("example_id"), record.get("language"), record.get("annotations"))
+        assert got == want and type(got[0]) is type(want[0]), data
+    assert taken > 1000 and declined > 100
+
+
+def _hub_rows(path: Path) -> tuple[list[dict], list[int]]:
+    """The rows the Hub tydiqa loading script writes (config primary_task), and the ids it drops."""
+    rows, ids = [], []
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        for line in f:
+            data = json.loads(line)
+            annotations = data["annotations"]
+            rows.append(
+                {
+                    "language": data["language"],
+                    "annotations": {
+                        "passage_answer_candidate_index": [
+                            a["passage_answer"]["candidate_index"] for a in annotations
+                        ],
+                        "minimal_answers_start_byte": [
+                            a["minimal_answer"]["plaintext_start_byte"] for a in annotations
+                        ],
+                        "minimal_answers_end_byte": [
+                            a["minimal_answer"]["plaintext_end_byte"] for a in annotations
+                        ],
+                        "yes_no_answer": [a["yes_no_answer"] for a in annotations],
+                    },
+                }
+            )
+            ids.append(data["example_id"])
+    return rows, ids
+
+
+def test_hub_rows_of_official_gold_give_the_official_numbers():
+    examples = Path(__file__).resolve().parents[1] / "spaces" / "tydiqa" / "examples"
+    rows, ids = _hub_rows(examples / "gold.jsonl.gz")
+    refs = taskeval.references_from_hub("tydiqa", rows, example_ids=ids)
+    preds = [json.loads(line) for line in (examples / "predictions.jsonl").open(encoding="utf-8")]
+    preds += [{"example_id": None}] * (len(refs) - len(preds))  # rows pair by example_id
+    result = scoring.tydiqa_score(preds, refs)
+    # the official script's numbers on the two example files
+    assert {k: result[k] for k in scoring.AVG_KEYS} == {
+        "avg_passage_f1": 0.7109180872271779,
+        "avg_passage_recall": 0.6601406970110698,
+        "avg_passage_precision": 0.7881882006882008,
+        "avg_minimal_f1": 0.5669310682099976,
+        "avg_minimal_recall": 0.545621438459318,
+        "avg_minimal_precision": 0.6077278205464693,
+    }

@@ -100,16 +100,25 @@ def score_files(
     return fever_score(**read_official(references, predictions), max_evidence=max_evidence)
 
 
-def _none_if_missing(value: Any, missing: Any) -> Any:
-    return None if value == missing else value
+_NEI = "NOT ENOUGH INFO"
 
 
 def references_from_hub(rows: Iterable[Mapping]) -> list[dict]:
     """Group rows of the Hub ``fever`` dataset (config ``v1.0``) into one reference per claim.
 
-    That dataset has one row per evidence sentence (``id``, ``label``, ``evidence_annotation_id``,
-    ``evidence_id``, ``evidence_wiki_url``, ``evidence_sentence_id``; NOT ENOUGH INFO rows carry
-    ``-1`` and ``""``). Claims keep the order of their first row; within a claim, rows sharing
+    That dataset has one row per gold evidence item (``id``, ``label``, ``evidence_annotation_id``,
+    ``evidence_id``, ``evidence_wiki_url``, ``evidence_sentence_id``). Its loading script writes
+    every falsy field of an official item ``[annotation_id, evidence_id, page, line]`` as ``-1``
+    (ids and line) or ``""`` (page), so sentence 0 arrives as ``-1``; and a claim whose gold
+    ``evidence`` is empty gets one row with all four fields empty. Back to the official form:
+
+    - a row with a page is the sentence ``[page, line]``, ``-1`` read as line 0 (the sentence id
+      the script cannot have written as ``-1`` otherwise: real lines are never negative);
+    - a row without a page is the item ``[annotation_id, None, None, None]`` of a NOT ENOUGH
+      INFO claim, or, for any other claim, its empty gold evidence (then its only row);
+    - ``-1`` ids are None (the scorer never reads ids).
+
+    Claims keep the order of their first row; within a claim, rows sharing
     ``(evidence_annotation_id, evidence_id)`` form one evidence group, as in the official files.
     Each reference carries the claim ``id`` so predictions can be aligned to it.
     """
@@ -117,22 +126,40 @@ def references_from_hub(rows: Iterable[Mapping]) -> list[dict]:
     for index, row in enumerate(rows):
         try:
             claim_id, label = row["id"], row["label"]
-            key = (row["evidence_annotation_id"], row["evidence_id"])
-            item = [
-                row["evidence_annotation_id"],
-                _none_if_missing(row["evidence_id"], -1),
-                _none_if_missing(row["evidence_wiki_url"], ""),
-                _none_if_missing(row["evidence_sentence_id"], -1),
-            ]
+            annotation_id, evidence_id = row["evidence_annotation_id"], row["evidence_id"]
+            page, line = row["evidence_wiki_url"], row["evidence_sentence_id"]
         except (KeyError, TypeError) as e:
             raise ValueError(f"rows[{index}]: expected a Hub fever v1.0 row, missing {e}") from None
-        claim = claims.setdefault(claim_id, {"id": claim_id, "label": label, "groups": {}})
+        where = f"rows[{index}] (id {claim_id!r})"
+        if not isinstance(label, str) or not label:
+            raise ValueError(
+                f"{where}: field 'label' must be a non-empty string, got {label!r} (the "
+                f"unlabelled splits have no gold)"
+            )
+        claim = claims.setdefault(
+            claim_id, {"id": claim_id, "label": label, "groups": {}, "empty": False}
+        )
         if claim["label"] != label:
             raise ValueError(
-                f"rows[{index}] (id {claim_id!r}): field 'label' is {label!r} but an earlier row "
-                f"of the same claim has {claim['label']!r}"
+                f"{where}: field 'label' is {label!r} but an earlier row of the same claim has "
+                f"{claim['label']!r}"
             )
-        claim["groups"].setdefault(key, []).append(item)
+        annotation_id = None if annotation_id == -1 else annotation_id
+        evidence_id = None if evidence_id == -1 else evidence_id
+        if page:
+            item = [annotation_id, evidence_id, page, 0 if line == -1 else line]
+        elif label.upper() == _NEI:
+            item = [annotation_id, evidence_id, None, None]
+        else:
+            claim["empty"] = True
+            item = None
+        if item is not None:
+            claim["groups"].setdefault((annotation_id, evidence_id), []).append(item)
+        if claim["empty"] and claim["groups"]:
+            raise ValueError(
+                f"{where}: a {label!r} claim has a row without 'evidence_wiki_url' (the Hub's "
+                f"form of an empty gold evidence list) and rows with evidence"
+            )
     return [
         {"id": c["id"], "label": c["label"], "evidence": list(c["groups"].values())}
         for c in claims.values()

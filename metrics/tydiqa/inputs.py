@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from os import PathLike
 from typing import Any
 
+from .jsonl import iter_lines
 from .scoring import (
     DEFAULT_THRESHOLD,
     Prediction,
@@ -144,29 +145,40 @@ def _plain_chunks(path: str | PathLike) -> Iterator[bytes]:
 def _lines(
     path: str | PathLike, gzipped: bool, idle: Idle | None = None
 ) -> Iterator[tuple[int, bytes, int, int]]:
-    """``(line number, buffer, start, end)`` for each line, without copying it out."""
+    """``(line number, buffer, start, end)`` for each line, without copying it out.
+
+    Lines as the official script reads them: a gzip file in binary mode (only ``\\n`` ends a
+    line), a plain file in text mode (``\\n``, ``\\r\\n`` and a lone ``\\r``).
+    """
     try:
-        number = 0
-        rest = b""
-        for chunk in _gzip_chunks(path, idle) if gzipped else _plain_chunks(path):
-            data = rest + chunk if rest else chunk
-            start = 0
-            while (end := data.find(b"\n", start)) != -1:
-                number += 1
-                yield number, data, start, end
-                start = end + 1
-            rest = data[start:]
-        if rest:
-            yield number + 1, rest, 0, len(rest)
+        chunks = _gzip_chunks(path, idle) if gzipped else _plain_chunks(path)
+        yield from iter_lines(chunks, universal=not gzipped)
     except (OSError, EOFError, zlib.error) as e:
         raise ValueError(f"{path}: cannot be read ({e})") from None
 
 
-def _json(data: bytes, where: str) -> Any:
+def _loads_binary(data: bytes) -> Any:
+    """``json.loads`` of a line of a binary-mode file (bytes: UTF-8 with ``surrogatepass``)."""
+    return json.loads(data)
+
+
+def _loads_text(data: bytes) -> Any:
+    """``json.loads`` of a line of a text-mode file (a ``str`` decoded as strict UTF-8)."""
+    return json.loads(data.decode("utf-8"))
+
+
+def _json(data: bytes, where: str, loads: Callable[[bytes], Any]) -> Any:
     try:
-        return json.loads(data)
-    except ValueError as e:
-        what = "a blank line" if not data.strip() else f"not a JSON value ({e})"
+        return loads(data)
+    except (ValueError, RecursionError) as e:
+        if not data.strip():
+            what = "a blank line"
+        elif isinstance(e, UnicodeDecodeError):
+            what = f"not UTF-8 text ({e})"
+        elif isinstance(e, RecursionError):
+            what = "JSON nested too deeply to be read"
+        else:
+            what = f"not a JSON value ({e})"
         raise ValueError(f"{where}: {what}") from None
 
 
@@ -174,78 +186,146 @@ def _json(data: bytes, where: str) -> Any:
 # Gold
 
 
-_SPACE = b" \t\r\n"
-_INT = re.compile(rb"-?(?:0|[1-9][0-9]*)(?=[ \t\r]*[,}])")
+_GOLD_FIELDS = (b"example_id", b"language", b"annotations")
+_CLOSE = {0x5B: b"]", 0x7B: b"}"}
+_ATTEMPTS = 4  # closing brackets tried as a container's end before the regular expression
+# JSON values of bounded depth, as one regular expression: skips a container of depth at most 3
+# in C. Every alternative starts with its own character and a string ends at the first
+# unescaped quote, so on a valid line a match ends exactly where the value does.
+_W = rb"[ \t\r\n]*"
+_STRING = rb'"[^"\\]*(?:\\.[^"\\]*)*"'
+_SCALAR = _STRING + rb"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null"
 
 
-def _key_value_start(data: bytes, key: bytes, start: int, end: int, last: bool) -> int:
-    """Where the value of the top-level ``key`` starts, or -1 to take the slow path.
+def _nested(inner: bytes) -> bytes:
+    value = rb"(?:" + inner + rb")"
+    member = _STRING + _W + rb":" + _W + value
+    array = rb"\[" + _W + rb"(?:" + value + _W + rb"(?:," + _W + value + _W + rb")*)?\]"
+    obj = rb"\{" + _W + rb"(?:" + member + _W + rb"(?:," + _W + member + _W + rb")*)?\}"
+    return _SCALAR + rb"|" + array + rb"|" + obj
 
-    Inside a JSON string every quote is escaped, so a ``"key"`` not preceded by a backslash is a
-    real key (TyDi QA's nested records never reuse these three names). The search runs from the
-    end (``last``) or from the start, whichever skips the document text in the dev file's key
-    order (``annotations`` first, ``example_id`` and ``language`` after the document). Anything
-    unusual sends the line to ``json.loads``.
+
+_VALUE = re.compile(_nested(_nested(_nested(_SCALAR))), re.DOTALL)
+
+
+def _string_end(data: bytes, i: int, end: int) -> int:
+    """Just after the string that opens at ``data[i]`` (a quote), or -1.
+
+    A quote closes the string unless an odd number of backslashes precedes it.
     """
-    if last:
-        i = data.rfind(key, start, end)
-        while i > start and data[i - 1] == 0x5C:  # an escaped quote: inside a string
-            i = data.rfind(key, start, i)
-    else:
-        i = data.find(key, start, end)
-        while i > start and data[i - 1] == 0x5C:
-            i = data.find(key, i + 1, end)
-    if i <= start:
-        return -1
-    j = i + len(key)
-    while j < end and data[j] in _SPACE:
-        j += 1
-    if j >= end or data[j] != 0x3A:  # ':'
-        return -1
-    j += 1
-    while j < end and data[j] in _SPACE:
-        j += 1
-    return j
+    k = i
+    while (k := data.find(b'"', k + 1, end)) != -1:
+        b = k - 1
+        while data[b] == 0x5C:  # a backslash; data[i] is a quote, so this stops
+            b -= 1
+        if (k - b) % 2:
+            return k + 1
+    return -1
 
 
-def _gold_fields_fast(data: bytes, start: int, end: int) -> tuple[Any, Any, Any] | None:
-    """``(example_id, language, annotations)`` of a gold line, or None to take the slow path."""
-    if data[start] != 0x7B:  # '{'
-        return None
-    j = _key_value_start(data, b'"example_id"', start, end, True)
-    if j < 0 or not (m := _INT.match(data, j, end)):
-        return None
-    example_id = int(m.group())
-    j = _key_value_start(data, b'"language"', start, end, True)
-    if j < 0 or data[j] != 0x22:
-        return None
-    k = data.find(b'"', j + 1, end)
-    if k < 0 or data.find(b"\\", j + 1, k) != -1:
-        return None
-    try:
-        language = data[j + 1 : k].decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    j = _key_value_start(data, b'"annotations"', start, end, False)
-    if j < 0 or data[j] != 0x5B:  # '['
-        return None
-    # Annotations hold no lists, so the first ']' closes them unless a string holds one: the
-    # slice then fails to parse, and the line takes the slow path.
-    k = data.find(b"]", j, end)
-    if k < 0:
-        return None
-    try:
-        annotations = json.loads(data[j : k + 1])
-    except ValueError:
-        return None
-    return example_id, language, annotations
+def _value_end(data: bytes, j: int, end: int, loads: Callable[[bytes], Any]) -> tuple[int, Any]:
+    """Just after the value that starts at ``data[j]``, and the value if it was decoded; -1.
+
+    On a valid line, an array ends at its first ``]`` when no ``[`` comes between and no
+    backslash either, with an even number of quotes (each then opens or closes a string, so that
+    ``]`` is outside every string); the annotations and passage candidates of the dev file take
+    this way. Otherwise a container ends at the first of its closing brackets where ``loads``
+    accepts the slice (a value that parses as a whole closes where the true one does), or where
+    a regular expression for values of depth at most 3 says.
+    """
+    close = _CLOSE.get(data[j])
+    if close is not None:
+        k = data.find(close, j, end)
+        if (
+            close == b"]"
+            and k > 0
+            and data.find(b"[", j + 1, k) < 0
+            and data.find(b"\\", j, k) < 0
+            and data.count(b'"', j, k) % 2 == 0
+        ):
+            return k + 1, None
+        for _ in range(_ATTEMPTS):
+            if k < 0:
+                break
+            try:
+                return k + 1, loads(data[j : k + 1])
+            except (ValueError, RecursionError):
+                k = data.find(close, k + 1, end)
+    elif data[j] == 0x22:  # '"'
+        return _string_end(data, j, end), None
+    m = _VALUE.match(data, j, end)
+    return (m.end() if m else -1), None
 
 
-def _gold_fields(data: bytes, start: int, end: int, where: str) -> tuple[Any, Any, Any]:
-    fields = _gold_fields_fast(data, start, end) if start < end else None
+# A member's key (without escapes) and its colon: the first after '{', the next after ','.
+_FIRST_KEY = re.compile(rb'\{[ \t\r\n]*"([^"\\]*)"[ \t\r\n]*:[ \t\r\n]*')
+_NEXT_KEY = re.compile(rb'[ \t\r\n]*,[ \t\r\n]*"([^"\\]*)"[ \t\r\n]*:[ \t\r\n]*')
+_END = re.compile(rb"[ \t\r\n]*\}[ \t\r\n]*")  # the end of the top-level object
+_INT = re.compile(rb"-?(?:0|[1-9][0-9]*)")  # an int, which json.loads reads with int()
+_PLAIN_STRING = re.compile(rb'"[^"\\\x00-\x1f]*"')  # a string without escapes or controls
+
+
+def _decode(data: bytes, i: int, k: int, loads: Callable[[bytes], Any]) -> Any:
+    """``loads(data[i:k])``, without the json machinery for a short int or a plain string."""
+    if _INT.fullmatch(data, i, k):
+        return int(data[i:k])
+    if _PLAIN_STRING.fullmatch(data, i, k):
+        # json decodes a text-mode line as strict UTF-8, a binary one with surrogatepass
+        errors = "strict" if loads is _loads_text else "surrogatepass"
+        return data[i + 1 : k - 1].decode("utf-8", errors)
+    return loads(data[i:k])
+
+
+def _gold_fields_fast(
+    data: bytes, start: int, end: int, loads: Callable[[bytes], Any]
+) -> tuple[Any, Any, Any] | None:
+    """``(example_id, language, annotations)`` of a gold line, or None to take the slow path.
+
+    Walks every member of the line's top-level object, skipping each value (a string up to its
+    closing quote, a container up to its end) without decoding the document text, so each field
+    picked is proven top-level and a repeated key keeps its last value, as in ``json.loads``.
+    Only the three values kept are decoded, as ``json`` decodes them. A key with an escape, a
+    value of unusual shape or anything unexpected sends the line to the slow path.
+    """
+    found: dict[bytes, tuple[int, int, Any]] = {}
+    m = _FIRST_KEY.match(data, start, end)
+    while m:
+        j = m.end()
+        if j >= end:
+            return None
+        if data[j] == 0x22:  # a string: most values
+            k, value = _string_end(data, j, end), None
+        else:
+            k, value = _value_end(data, j, end, loads)
+        if k < 0:
+            return None
+        key = m.group(1)
+        if key in _GOLD_FIELDS:
+            found[key] = (j, k, value)
+        m = _NEXT_KEY.match(data, k, end)
+        if m is None and not _END.fullmatch(data, k, end):
+            return None
+    if len(found) != 3:
+        return None  # the slow path names the missing field
+    values = []
+    for field in _GOLD_FIELDS:
+        i, k, value = found[field]
+        if value is None:
+            try:
+                value = _decode(data, i, k, loads)
+            except (ValueError, RecursionError):
+                return None
+        values.append(value)
+    return values[0], values[1], values[2]
+
+
+def _gold_fields(
+    data: bytes, start: int, end: int, where: str, loads: Callable[[bytes], Any]
+) -> tuple[Any, Any, Any]:
+    fields = _gold_fields_fast(data, start, end, loads) if start < end else None
     if fields is not None:
         return fields
-    record = _json(data[start:end], where)
+    record = _json(data[start:end], where, loads)
     if not isinstance(record, dict):
         raise ValueError(f"{where}: expected a JSON object, got {type(record).__name__}")
     for field in ("example_id", "language", "annotations"):
@@ -258,13 +338,14 @@ def iter_gold(path: str | PathLike, idle: Idle | None = None) -> Iterator[Refere
     """Compact references of a TyDi QA gold file, one per line, read as a stream.
 
     Only ``example_id``, ``language`` and ``annotations`` are kept; ``question_text``,
-    ``document_plaintext``, HTML and passage candidates are neither kept nor checked (nor is
-    the rest of the line's JSON, and a repeated ``annotations`` key is read with its first
-    value).
+    ``document_plaintext``, HTML and passage candidates are neither kept nor checked (their
+    strings are skipped, not decoded).
     """
-    for number, data, start, end in _lines(path, ".gz" in str(path), idle):
+    gzipped = ".gz" in str(path)
+    loads = _loads_binary if gzipped else _loads_text
+    for number, data, start, end in _lines(path, gzipped, idle):
         where = f"{path}, line {number}"
-        example_id, language, annotations = _gold_fields(data, start, end, where)
+        example_id, language, annotations = _gold_fields(data, start, end, where, loads)
         # the same checks as compute() rows, named by file and line
         ref = {"example_id": example_id, "language": language, "annotations": annotations}
         yield normalize_reference(ref, where)
@@ -283,13 +364,16 @@ def iter_predictions(path: str | PathLike) -> Iterator[Prediction]:
             )
     for number, data, start, end in _lines(path, gzipped=False):
         where = f"{path}, line {number}"
-        row = _json(data[start:end], where)
+        row = _json(data[start:end], where, _loads_text)
         if not isinstance(row, dict):
             raise ValueError(f"{where}: expected a JSON object, got {type(row).__name__}")
         for field in _SCORE_FIELDS:
-            # The official script passes scores through float(): numeric strings are accepted.
+            # The official script passes scores through float(): numeric strings are accepted,
+            # and true/false are 1.0/0.0.
             value = row.get(field)
-            if isinstance(value, str):
+            if isinstance(value, bool):
+                row[field] = float(value)
+            elif isinstance(value, str):
                 try:
                     row[field] = float(value)
                 except ValueError:

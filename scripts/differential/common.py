@@ -25,6 +25,7 @@ class Outcome:
     """What one case gave: the values compared, and each difference or refusal found."""
 
     values: int = 0
+    skipped: bool = False  # the official code refused the case: nothing to compare
     differences: list[str] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
 
@@ -57,6 +58,7 @@ def run(
     """
     parser = argparse.ArgumentParser(description=f"{metric}: taskeval against the official code")
     parser.add_argument("--cases", type=int, default=10_000)
+    parser.add_argument("--start", type=int, default=0, help="first case number (to run in parts)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--official", help="folder of the official checkouts")
     parser.add_argument("--cli-every", type=int, default=50, help="CLI path every N-th case")
@@ -64,21 +66,27 @@ def run(
     args = parser.parse_args(argv)
     official = official_dir(args.official)
     total = Outcome()
-    cli_cases = 0
+    cli_cases = skipped = 0
     start = time.perf_counter()
-    for i in range(args.cases):
+    for i in range(args.start, args.start + args.cases):
         rng = random.Random(f"{args.seed}-{i}")
         with_cli = args.cli_every > 0 and i % args.cli_every == 0
         cli_cases += with_cli
-        one = check(rng, official, with_cli)
+        try:
+            one = check(rng, official, with_cli)
+        except Exception as e:  # a crash of the harness or of taskeval: shown, never hidden
+            one = Outcome(refusals=[f"unexpected {type(e).__name__}: {e}"])
         total.values += one.values
+        skipped += one.skipped
         total.differences += [f"case {i}: {d}" for d in one.differences]
         total.refusals += [f"case {i}: {r}" for r in one.refusals]
     summary: dict[str, Any] = {
         "metric": metric,
         "cases": args.cases,
+        "first_case": args.start,
         "cli_cases": cli_cases,
         "seed": args.seed,
+        "official_refused": skipped,
         "values_compared": total.values,
         "differing_values": len(total.differences),
         "refusals": len(total.refusals),
@@ -88,3 +96,80 @@ def run(
     for line in (total.differences + total.refusals)[: args.show]:
         print(line, file=sys.stderr)
     return 1 if total.differences or total.refusals else 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers for the metric scripts
+
+
+LINE_BREAKS = ("\n", "\n", "\r\n", "\r")  # text-mode readers split on all three
+
+
+def dumps(rng: random.Random, value: Any) -> str:
+    """One JSON text, spelt as different writers spell it (escapes or raw UTF-8, spacing).
+
+    Lone surrogates are always escaped: raw, they are not UTF-8.
+    """
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+        ensure_ascii = rng.random() < 0.5
+    except UnicodeEncodeError:
+        ensure_ascii = True
+    separators = rng.choice([(", ", ": "), (",", ":"), (" ,  ", " :\t")])
+    return json.dumps(value, ensure_ascii=ensure_ascii, separators=separators)
+
+
+def write_jsonl(
+    rng: random.Random, path: Path, values: list, breaks: tuple[str, ...] = LINE_BREAKS
+) -> None:
+    """``values`` one per line, each line break drawn from ``breaks``; maybe no final break."""
+    text = [dumps(rng, value) + rng.choice(breaks) for value in values]
+    if text and rng.random() < 0.2:
+        text[-1] = text[-1].rstrip("\r\n")
+    path.write_text("".join(text), encoding="utf-8", newline="")
+
+
+def int_edge(rng: random.Random, small: int = 5, negative: bool = True) -> int:
+    """A small int mostly; now and then one beyond 64 bits, as Python's json reads any size."""
+    roll = rng.random()
+    if roll < 0.04:
+        return rng.choice([2**63 - 1, 2**63, 2**64 - 1, 2**64, 2**70 + 3, 10**25])
+    if roll < 0.06 and negative:
+        return -rng.choice([2**63, 2**63 + 1, 2**64 + 5])
+    return rng.randint(0, small)
+
+
+_metrics: dict[str, Any] = {}
+
+
+def metric(name: str) -> Any:
+    """``taskeval.load(name)``, once per process."""
+    if name not in _metrics:
+        import taskeval
+
+        _metrics[name] = taskeval.load(name)
+    return _metrics[name]
+
+
+def taskeval_compute(name: str, references: Path | None, predictions: Path, **options: Any) -> dict:
+    """``compute(**read_official(...))``: the library path a user takes with official files."""
+    import taskeval
+
+    inputs = taskeval.read_official(name, references=references, predictions=predictions)
+    return metric(name).compute(**inputs, **options)
+
+
+def taskeval_cli(name: str, references: Path | None, predictions: Path, *options: str) -> dict:
+    """``taskeval score NAME`` in a fresh process; its JSON, or a ValueError with its stderr."""
+    import subprocess
+
+    gold = [] if references is None else ["--references", str(references)]
+    done = subprocess.run(
+        [sys.executable, "-m", "taskeval", "score", name, *gold, "--predictions", str(predictions),
+         *options],
+        capture_output=True,
+        text=True,
+    )  # fmt: skip
+    if done.returncode != 0:
+        raise ValueError(f"taskeval score {name} exited {done.returncode}: {done.stderr.strip()}")
+    return json.loads(done.stdout)
