@@ -251,25 +251,39 @@ def test_scifact_leaderboard_numbers_in_trainer(tmp_path):
 
 
 def test_gather_with_accelerate_and_compute_on_the_main_process(tmp_path):
-    """The second multi-process recipe: gather predictions with accelerate, compute on rank 0."""
+    """The second multi-process recipe, as the README gives it: strided shards (as torch's
+    DistributedSampler deals rows), gathered with their row numbers, the file order restored on
+    the main process before compute()."""
     import json
     import subprocess
     import sys
     from pathlib import Path
 
+    from fever.scorer import fever_score as official
+
     from entries.fever_score import random_rows
 
-    inputs = random_rows(random.Random(11), 37)
+    # Rows whose evidence precision sums to another last bit in the strided order.
+    inputs = random_rows(random.Random(8), 12)
+    file_order = taskeval.load("fever_score").compute(**inputs)
+    assert file_order["evidence_precision"] == 0.2
+    strided = {k: v[0::2] + v[1::2] for k, v in inputs.items()}
+    assert taskeval.load("fever_score").compute(**strided)["evidence_precision"] == (
+        0.19999999999999998
+    )
+    merged = [{**p, **r} for p, r in zip(inputs["predictions"], inputs["references"])]
+    assert tuple(file_order.values()) == tuple(official(merged))
+
     path = tmp_path / "inputs.json"
     path.write_text(json.dumps(inputs), encoding="utf-8")
     worker = Path(__file__).with_name("accelerate_worker.py")
     done = subprocess.run(
-        [sys.executable, "-m", "accelerate.commands.launch", "--cpu", "--num_processes", "2",
-         "--num_machines", "1", "--mixed_precision", "no", "--dynamo_backend", "no",
+        # torchrun: `accelerate launch --cpu --num_processes 2` starts a single process.
+        [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2",
          str(worker), str(path)],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     printed = [line for line in done.stdout.splitlines() if line.startswith("{")]
     assert len(printed) == 1  # only the main process computes
-    assert json.loads(printed[0]) == taskeval.load("fever_score").compute(**inputs)
+    assert json.loads(printed[0]) == file_order
