@@ -176,7 +176,7 @@ def _fast_reference(row: Any) -> Reference | None:
         _, _, pages, lines = zip(*group)  # annotation and evidence ids are not scored
         if not set(zip(map(type, pages), map(type, lines))) <= _GOLD_TYPES:
             return None
-        if not all(line is None or line in INT64 for line in lines):
+        if not all(map(INT64.__contains__, filter(None, lines))):  # ints only: None dropped
             return None
         gold_groups.append(list(zip(pages, lines)))
     return (label, gold_groups)

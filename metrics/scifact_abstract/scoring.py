@@ -84,12 +84,13 @@ def _field(at: Where, mapping: Mapping, name: str, path: str = "") -> Any:
     return mapping[name]
 
 
-def _check_sentences(at: Where, path: str, doc_id: str, sentences: Any) -> Sequence[int]:
-    """Check a list of sentence indices; return them as plain ints: the given list or tuple
-    itself when it holds only plain ints, else a new list (numpy or torch values, 1-d arrays)."""
+def _check_sentences(at: Where, path: str, doc_id: str, sentences: Any) -> list[int] | None:
+    """Check a list of sentence indices: None when it is a list or tuple of plain ints, else
+    them as a new list of plain ints (numpy or torch values, 1-d arrays)."""
     if type(sentences) is list or type(sentences) is tuple:
-        if all(type(s) is int and 0 <= s <= INT64_MAX for s in sentences):
-            return sentences
+        # The literal is INT64_MAX (a constant is the fastest comparison in this hot loop).
+        if all(type(s) is int and 0 <= s <= 9223372036854775807 for s in sentences):
+            return None
         items = sentences
     else:
         items = as_list(sentences)
@@ -110,8 +111,8 @@ def _check_sentences(at: Where, path: str, doc_id: str, sentences: Any) -> Seque
     return plain
 
 
-def _check_entry(at: Where, j: int, entry: Any, gold: bool) -> Sequence[int]:
-    """Check one evidence entry; return its sentences as plain ints (see _check_sentences)."""
+def _check_entry(at: Where, j: int, entry: Any, gold: bool) -> list[int] | None:
+    """Check one evidence entry; None, or its sentences as plain ints (see _check_sentences)."""
     path = f"'evidence'[{j}]"
     if not _is_dict(entry):
         raise ValueError(
@@ -131,7 +132,9 @@ def _check_entry(at: Where, j: int, entry: Any, gold: bool) -> Sequence[int]:
             f"'CONTRADICT', got {label!r}"
             + ("" if gold else " (leave out abstracts predicted NOT ENOUGH INFO)")
         )
-    sentences = _check_sentences(at, path, doc_id, _field(at, entry, "sentences", path))
+    given = _field(at, entry, "sentences", path)
+    converted = _check_sentences(at, path, doc_id, given)
+    sentences = given if converted is None else converted
     if gold:
         if not sentences:
             raise ValueError(
@@ -143,7 +146,7 @@ def _check_entry(at: Where, j: int, entry: Any, gold: bool) -> Sequence[int]:
                 f"{_where(at)}: field {path}['sentences'] (doc {doc_id!r}) lists a sentence "
                 f"twice: {list(sentences)!r}"
             )
-    return sentences
+    return converted
 
 
 def _check_row(at: Where) -> Sequence:
@@ -165,18 +168,19 @@ def _check_row(at: Where) -> Sequence:
     return evidence
 
 
-def _check_gold_abstracts(
-    at: Where, evidence: Sequence[Mapping], sentence_lists: Sequence[Sequence[int]]
-) -> None:
+def _check_gold_abstracts(at: Where, evidence: Sequence[Mapping], plain: bool) -> None:
     """One label per abstract, and no sentence in two rationales of one abstract.
 
     The official evaluator stops on conflicting labels and asserts when a *predicted* sentence
-    lies in two rationales; both are errors here whatever is predicted.
+    lies in two rationales; both are errors here whatever is predicted. The entries are checked
+    (``plain``: their sentences are lists or tuples of plain ints).
     """
     labels: dict[str, tuple[int, str]] = {}
     owner: dict[tuple[str, Any], int] = {}
-    for j, (entry, sentences) in enumerate(zip(evidence, sentence_lists)):
-        doc_id, label = entry["doc_id"], entry["label"]
+    for j, entry in enumerate(evidence):
+        doc_id, label, sentences = entry["doc_id"], entry["label"], entry["sentences"]
+        if not plain:  # numpy or torch values (a tensor hashes by identity): made plain
+            sentences = list(map(as_int, as_list(sentences)))
         first, first_label = labels.setdefault(doc_id, (j, label))
         if label != first_label:
             raise ValueError(
@@ -203,9 +207,10 @@ def check_predictions(rows: Sequence[Mapping], side: str = "predictions", start:
     for index, row in enumerate(rows, start):
         at = (side, index, row)
         for j, entry in enumerate(_check_row(at)):
-            if _check_entry(at, j, entry, gold=False) is not entry["sentences"]:
+            if _check_entry(at, j, entry, gold=False) is not None:
                 plain = False
-        plain = plain and type(row["id"]) is int
+        if type(row["id"]) is not int:
+            plain = False
     return plain
 
 
@@ -216,14 +221,15 @@ def check_references(rows: Sequence[Mapping], side: str = "references", start: i
     for index, row in enumerate(rows, start):
         at = (side, index, row)
         evidence = _check_row(at)
-        sentence_lists = [_check_entry(at, j, entry, gold=True) for j, entry in enumerate(evidence)]
+        row_plain = True
+        for j, entry in enumerate(evidence):
+            if _check_entry(at, j, entry, gold=True) is not None:
+                row_plain = False
         if len(evidence) > 1:
-            _check_gold_abstracts(at, evidence, sentence_lists)
-        plain = (
-            plain
-            and type(row["id"]) is int
-            and all(s is e["sentences"] for s, e in zip(sentence_lists, evidence))
-        )
+            _check_gold_abstracts(at, evidence, row_plain)
+        plain = plain and row_plain
+        if type(row["id"]) is not int:
+            plain = False
     return plain
 
 
