@@ -396,3 +396,22 @@ def test_no_path_mutates_its_inputs(name):
                     for step in steps:
                         step()
                     assert_unchanged(inputs, before, f"{label} inputs after {path} {options}")
+
+
+def test_int64_bounds_are_accepted_on_every_path():
+    """-2**63 and 2**63-1 fit the features: every path scores them (the fast path of FEVER's
+    core leaves -2**63 to the row-by-row path, which must accept it)."""
+    lines = [-(2**63), 2**63 - 1]
+    inputs = {
+        "predictions": [
+            {"predicted_label": "SUPPORTS", "predicted_evidence": [["A", n] for n in lines]}
+        ],
+        "references": [{"label": "SUPPORTS", "evidence": [[[0, 0, "A", n]] for n in lines]}],
+    }
+    results = []
+    for steps in _paths("fever_score", None, inputs, {}).values():
+        for step in steps:
+            result = step()
+        results.append(result)
+    assert results[0]["strict_score"] == 1.0
+    assert all(r == results[0] for r in results)
