@@ -120,9 +120,8 @@ def span_problem(pairs: Sequence[tuple[int, int]], text_length: int) -> str | No
 
 def _int64(value: Any) -> int | None:
     """A plain int64 (numpy and 0-d torch integers made plain), or None."""
-    if type(value) is int and value in INT64:
-        return value
-    return None if int_problem(value) else as_int(value)
+    number = value if type(value) is int else as_int(value)
+    return number if number is not None and number in INT64 else None
 
 
 def check_rows(rows: Any, side: str) -> None:

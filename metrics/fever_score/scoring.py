@@ -58,20 +58,21 @@ def _where(side: str, index: int, row: Any) -> str:
     return f"{side}[{index}]" + (f" (id {row_id!r})" if row_id is not None else "")
 
 
-def _line(line: Any) -> int | None:
-    """A sentence index as a plain int (numpy and 0-d torch integers too), or None."""
-    line = as_int(line)
-    return line if line is not None and line in INT64 else None
+def _sentence(page: Any, line: Any, where: str, field: str, item: Any) -> Sentence | None:
+    """(page, line) with the line as a plain int (numpy and 0-d torch integers too), or None
+    when the line is not an int; an int beyond int64 is an error of its own."""
+    number = as_int(line)
+    if number is None:
+        return None
+    if number not in INT64:
+        raise ValueError(
+            f"{where}: field {field} has a line outside the signed 64-bit range "
+            f"(-2**63 to 2**63-1), got {item!r}"
+        )
+    return (page, number)
 
 
-def _out_of_range(where: str, field: str, item: Any) -> ValueError:
-    return ValueError(
-        f"{where}: field {field} has a line outside the signed 64-bit range "
-        f"(-2**63 to 2**63-1), got {item!r}"
-    )
-
-
-def _predicted_sentence(item: Any, where: str = "", field: str = "") -> Sentence | None:
+def _predicted_sentence(item: Any, where: str, field: str) -> Sentence | None:
     """A predicted evidence item as (page, line), or None when it is malformed."""
     if isinstance(item, Mapping):
         if set(item) != {"page", "line"}:
@@ -81,15 +82,10 @@ def _predicted_sentence(item: Any, where: str = "", field: str = "") -> Sentence
         page, line = item
     else:
         return None
-    if not isinstance(page, str):
-        return None
-    number = _line(line)
-    if number is None and as_int(line) is not None:
-        raise _out_of_range(where, field, item)
-    return None if number is None else (page, number)
+    return _sentence(page, line, where, field, item) if isinstance(page, str) else None
 
 
-def _gold_sentence(item: Any, where: str = "", field: str = "") -> Sentence | None:
+def _gold_sentence(item: Any, where: str, field: str) -> Sentence | None:
     """A gold evidence item as (page, line), or None when it is malformed."""
     # Annotation and evidence ids are not scored, so any value is accepted there, as officially.
     if isinstance(item, Mapping):
@@ -102,12 +98,7 @@ def _gold_sentence(item: Any, where: str = "", field: str = "") -> Sentence | No
         return None
     if not (page is None or isinstance(page, str)):
         return None
-    if line is None:
-        return (page, None)
-    number = _line(line)
-    if number is None and as_int(line) is not None:
-        raise _out_of_range(where, field, item)
-    return None if number is None else (page, number)
+    return (page, None) if line is None else _sentence(page, line, where, field, item)
 
 
 def _check_label(where: str, row: Mapping, field: str) -> str:
