@@ -1,32 +1,56 @@
-"""One rank of the distributed check: ``python dist_worker.py SPEC.json RANK``.
+"""One rank of the distributed checks: ``python dist_worker.py SPEC.pickle RANK``.
 
-Loads the metric with ``num_process=2``, adds its half of the rows and prints rank 0's result
-as JSON (rank 1 prints ``null``).
+Loads the metric with ``num_process=2`` three times (a fresh experiment each) and prints one
+JSON object:
+
+* ``"add_batch"``: this rank adds its rows with ``add_batch`` and calls ``compute()``;
+* ``"compute"``: this rank passes its rows to ``compute(predictions=..., references=...)``;
+* ``"errors"``: for each invalid input (both ranks get the same one), the ``ValueError``
+  message of ``compute(predictions=..., references=...)``, or None if there was none.
+
+Rank 0's results are the global ones; rank 1's are None. The spec is a pickle, so that the
+invalid inputs keep their tuples and types.
 """
 
 import json
+import pickle
 import sys
 
 import taskeval
 
 
-def main(spec_path: str, rank: int) -> None:
-    with open(spec_path, encoding="utf-8") as f:
-        spec = json.load(f)
-    inputs = spec["inputs"]
-    n = len(next(iter(inputs.values())))
-    lo, hi = (0, spec["split"]) if rank == 0 else (spec["split"], n)
-    metric = taskeval.load(
+def _metric(spec: dict, rank: int, experiment: str):
+    return taskeval.load(
         spec["name"],
         spec["config_name"],
         num_process=2,
         process_id=rank,
-        experiment_id=spec["experiment_id"],
+        experiment_id=f"{spec['experiment_id']}-{experiment}",
         cache_dir=spec["cache_dir"],
         timeout=60,
     )
-    metric.add_batch(**{k: v[lo:hi] for k, v in inputs.items()})
-    print(json.dumps(metric.compute(**spec["options"])))
+
+
+def main(spec_path: str, rank: int) -> None:
+    with open(spec_path, "rb") as f:
+        spec = pickle.load(f)
+    inputs, options = spec["inputs"], spec["options"]
+    n = len(next(iter(inputs.values())))
+    lo, hi = (0, spec["split"]) if rank == 0 else (spec["split"], n)
+    shard = {k: v[lo:hi] for k, v in inputs.items()}
+    out = {}
+    metric = _metric(spec, rank, "add-batch")
+    metric.add_batch(**shard)
+    out["add_batch"] = metric.compute(**options)
+    out["compute"] = _metric(spec, rank, "compute").compute(**shard, **options)
+    out["errors"] = []
+    for i, (case_inputs, case_options) in enumerate(spec["invalid"]):
+        try:
+            _metric(spec, rank, f"invalid-{i}").compute(**case_inputs, **case_options)
+            out["errors"].append(None)
+        except ValueError as e:
+            out["errors"].append(str(e))
+    print(json.dumps(out))
 
 
 if __name__ == "__main__":

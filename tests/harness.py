@@ -3,7 +3,8 @@
 A metric joins by adding ``tests/entries/<name>.py`` that defines ``ENTRY = MetricEntry(...)``;
 ``test_harness.py`` then runs every common check on it (doctests, parity with the official
 outputs, CLI == compute(read_official), batching, distributed mode, no mutation, plain types,
-invalid input). Nothing else needs to be copied.
+invalid input, the same errors on every path, model outputs as numpy and torch values).
+Nothing else needs to be copied.
 """
 
 from __future__ import annotations
@@ -79,6 +80,10 @@ class MetricEntry:
     # Extra compute() options tried in the batching and distributed checks.
     options: list[dict[str, Any]] = field(default_factory=lambda: [{}])
     parity_folder: str | None = None
+    # A variant of valid compute() inputs in the shapes users give that a careless check would
+    # change: unsorted lists, tuples where the metric takes them, nested records (the inputs are
+    # the caller's: the variant may share their objects, it is never scored against them).
+    awkward: Callable[[dict[str, Any], random.Random], dict[str, Any]] | None = None
 
 
 def entries() -> list[MetricEntry]:
@@ -127,6 +132,68 @@ def run_cli(argv: list[str]) -> tuple[int, str, str]:
 
 def snapshot(value: Any) -> Any:
     return copy.deepcopy(value)
+
+
+def assert_unchanged(actual: Any, before: Any, where: str = "inputs") -> None:
+    """``actual`` still equals its ``snapshot`` ``before``, types included at every level (``==``
+    alone would take a tuple made a list, or an np.int64 made an int, for no change)."""
+    assert type(actual) is type(before), (
+        f"{where}: a {type(before).__name__} became a {type(actual).__name__}"
+    )
+    if isinstance(before, dict):
+        assert list(actual) == list(before), f"{where}: keys {list(before)} became {list(actual)}"
+        for k in before:
+            assert_unchanged(actual[k], before[k], f"{where}[{k!r}]")
+    elif isinstance(before, (list, tuple)):
+        assert len(actual) == len(before), f"{where}: length {len(before)} became {len(actual)}"
+        for i, (a, b) in enumerate(zip(actual, before)):
+            assert_unchanged(a, b, f"{where}[{i}]")
+    elif hasattr(before, "tolist") and hasattr(before, "dtype"):  # numpy or torch values
+        assert (str(actual.dtype), actual.tolist()) == (str(before.dtype), before.tolist()), (
+            f"{where}: {before!r} became {actual!r}"
+        )
+    elif isinstance(before, float) and math.isnan(before):
+        assert math.isnan(actual), f"{where}: NaN became {actual!r}"
+    else:
+        assert actual == before, f"{where}: {before!r} became {actual!r}"
+
+
+def model_outputs(value: Any, rng: random.Random, kind: str) -> tuple[Any, Any]:
+    """``value`` as a model's post-processing may leave it, and the plain value that stands for.
+
+    Every int becomes a numpy integer scalar or 0-d array (``kind="numpy"``) or a 0-d torch
+    tensor (``kind="torch"``), every float a float64 or float32 one, and every non-empty list of
+    ints a 1-d array or tensor. The second value is the same structure with the plain Python
+    values they stand for (a float32's exact value as a float). Bools, strings and None stay.
+    """
+    import numpy as np
+
+    torch = None
+    if kind == "torch":
+        import torch
+
+    if type(value) is int:
+        if torch is not None:
+            return torch.tensor(value), value
+        if -(2**31) <= value < 2**31 and rng.random() < 0.4:
+            return np.int32(value), value
+        return rng.choice([np.int64, np.array])(value), value
+    if type(value) is float:
+        if torch is not None:
+            typed = torch.tensor(value, dtype=rng.choice([torch.float64, torch.float32]))
+        else:
+            typed = rng.choice([np.float64, np.float32, np.array])(value)
+        return typed, typed.item()
+    if type(value) is list and value and all(type(v) is int for v in value):
+        typed = torch.tensor(value) if torch is not None else np.array(value, dtype=np.int64)
+        return typed, list(value)
+    if isinstance(value, (list, tuple)):
+        pairs = [model_outputs(v, rng, kind) for v in value]
+        return type(value)(t for t, _ in pairs), type(value)(p for _, p in pairs)
+    if isinstance(value, dict):
+        pairs = {k: model_outputs(v, rng, kind) for k, v in value.items()}
+        return {k: t for k, (t, _) in pairs.items()}, {k: p for k, (_, p) in pairs.items()}
+    return value, value
 
 
 def read_json(path: Path) -> Any:

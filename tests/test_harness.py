@@ -6,7 +6,9 @@ import doctest
 import inspect
 import json
 import os
+import pickle
 import random
+import re
 import subprocess
 import sys
 import uuid
@@ -16,7 +18,17 @@ import pytest
 
 import taskeval
 
-from harness import PARITY, REPO, assert_plain, assert_same, entries, run_cli, snapshot
+from harness import (
+    PARITY,
+    REPO,
+    assert_plain,
+    assert_same,
+    assert_unchanged,
+    entries,
+    model_outputs,
+    run_cli,
+    snapshot,
+)
 
 ENTRIES = {e.name: e for e in entries()}
 _loaded: dict = {}
@@ -168,20 +180,26 @@ def test_batches_and_rows_give_the_one_call_result(name, config, options, seed):
 
 @pytest.mark.parametrize("name", sorted(ENTRIES))
 def test_two_processes_give_rank0_the_single_process_result(name, tmp_path):
+    """Two ranks with ``num_process=2``: ``add_batch`` then ``compute()``, and
+    ``compute(predictions=..., references=...)`` on both ranks (the one-call shortcut of a single
+    process must not be taken: rank 0 gets the numbers of all rows, rank 1 None), and every
+    invalid input refused with the single-process message."""
     entry = ENTRIES[name]
     config, options = entry.configs[-1], entry.options[-1]
     inputs = entry.random_inputs(random.Random(7), 24)
+    invalid = [(c.inputs, c.options) for c in entry.invalid_cases if c.config_name == config]
     spec = {
         "name": name,
         "config_name": config,
         "options": options,
         "inputs": inputs,
         "split": 10,
+        "invalid": invalid,
         "experiment_id": uuid.uuid4().hex,
         "cache_dir": str(tmp_path / "cache"),
     }
-    spec_path = tmp_path / "spec.json"
-    spec_path.write_text(json.dumps(spec), encoding="utf-8")
+    spec_path = tmp_path / "spec.pickle"
+    spec_path.write_bytes(pickle.dumps(spec))
     worker = str(Path(__file__).parent / "dist_worker.py")
     procs = [
         subprocess.Popen(
@@ -193,12 +211,27 @@ def test_two_processes_give_rank0_the_single_process_result(name, tmp_path):
         )
         for rank in (0, 1)
     ]
-    outputs = [p.communicate(timeout=180) for p in procs]
+    outputs = [p.communicate(timeout=240) for p in procs]
     for p, (_, err) in zip(procs, outputs):
         assert p.returncode == 0, err
-    assert json.loads(outputs[1][0]) is None
-    expected = load(name, config).compute(**json.loads(json.dumps(inputs)), **options)
-    assert_same(json.loads(outputs[0][0]), json.loads(json.dumps(expected)))
+    rank0, rank1 = (json.loads(out) for out, _ in outputs)
+    metric = load(name, config)
+    expected = json.loads(json.dumps(metric.compute(**inputs, **options)))
+    assert_same(rank0["add_batch"], expected)
+    assert_same(rank0["compute"], expected)
+    assert rank1["add_batch"] is None and rank1["compute"] is None
+    # The test can tell: rank 0's own rows alone score otherwise.
+    own = {k: v[: spec["split"]] for k, v in inputs.items()}
+    assert json.loads(json.dumps(metric.compute(**own, **options))) != expected
+    for (case_inputs, case_options), got0, got1 in zip(invalid, rank0["errors"], rank1["errors"]):
+        if got1 is None:
+            # Rows that pass the row checks and fail in scoring: both ranks added them, so
+            # rank 0 scored them twice over.
+            case_inputs = {k: [*v, *v] for k, v in case_inputs.items()}
+        with pytest.raises(ValueError) as info:
+            metric.compute(**case_inputs, **case_options)
+        assert got0 == str(info.value)
+        assert got1 in (None, got0)
 
 
 def _invalid_params():
@@ -223,3 +256,162 @@ def test_invalid_input_raises_a_clear_value_error(name, case):
 @pytest.mark.parametrize("name", sorted(ENTRIES))
 def test_at_least_fifteen_invalid_cases(name):
     assert len(ENTRIES[name].invalid_cases) >= 15
+
+
+def _first_error(steps) -> str | None:
+    """The message of the first ValueError the steps raise (None if none does)."""
+    try:
+        for step in steps:
+            step()
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+def _paths(name: str, config: str | None, inputs: dict, options: dict) -> dict:
+    """The ways to give the same rows, each as a list of steps on a fresh metric (in memory: a
+    metric whose compute() failed keeps its cache file locked, and the next would wait)."""
+    paths = {}
+    fresh = taskeval.load(name, config, keep_in_memory=True)
+    paths["compute"] = [lambda: fresh.compute(**inputs, **options)]
+    batches = taskeval.load(name, config, keep_in_memory=True)
+    paths["add_batch"] = [
+        lambda: batches.add_batch(**inputs),
+        lambda: batches.compute(**options),
+    ]
+    rows = list(inputs.values())
+    if all(isinstance(v, (list, tuple)) for v in rows) and len({len(v) for v in rows}) == 1:
+        if rows[0]:  # add() cannot give zero rows, nor unpaired ones
+            singles = taskeval.load(name, config, keep_in_memory=True)
+            paths["add"] = [
+                *(
+                    lambda i=i: singles.add(**{k[:-1]: v[i] for k, v in inputs.items()})
+                    for i in range(len(rows[0]))
+                ),
+                lambda: singles.compute(**options),
+            ]
+    return paths
+
+
+@pytest.mark.parametrize("name,case", _invalid_params())
+def test_invalid_input_same_message_on_every_path(name, case):
+    """compute(), add_batch() then compute(), and add() row by row then compute() refuse the same
+    input with the same message (no evaluate or pyarrow error)."""
+    messages = {
+        path: _first_error(steps)
+        for path, steps in _paths(name, case.config_name, case.inputs, case.options).items()
+    }
+    assert messages["compute"] is not None
+    assert all(m == messages["compute"] for m in messages.values()), messages
+
+
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+def test_add_batch_checks_lengths_itself(name):
+    """Unpaired rows are refused by the metric's own check, with compute()'s message (evaluate's
+    generic "Mismatch in the number of predictions" would differ)."""
+    inputs = ENTRIES[name].random_inputs(random.Random(3), 3)
+    inputs = {"predictions": inputs["predictions"], "references": inputs["references"][:2]}
+    metric = load(name, ENTRIES[name].configs[0])
+    with pytest.raises(ValueError) as expected:
+        metric.compute(**inputs)
+    with pytest.raises(ValueError) as info:
+        taskeval.load(name, ENTRIES[name].configs[0], keep_in_memory=True).add_batch(**inputs)
+    assert str(info.value) == str(expected.value)
+    assert "same length" in str(info.value)
+
+
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+def test_missing_predictions_or_references_is_a_value_error(name):
+    config = ENTRIES[name].configs[0]
+    inputs = ENTRIES[name].random_inputs(random.Random(4), 2)
+    preds, refs = inputs["predictions"], inputs["references"]
+    calls = {
+        "compute() needs both predictions and references; predictions is missing": [
+            lambda m: m.compute(predictions=None, references=refs),
+            lambda m: m.compute(references=refs),
+        ],
+        "compute() needs both predictions and references; references is missing": [
+            lambda m: m.compute(predictions=preds),
+        ],
+        "add_batch() needs both predictions and references; references is missing": [
+            lambda m: m.add_batch(predictions=preds),
+        ],
+        "add_batch() needs both predictions and references; predictions and references are": [
+            lambda m: m.add_batch(),
+        ],
+        "add() needs both prediction and reference; prediction is missing": [
+            lambda m: m.add(reference=refs[0]),
+        ],
+        "compute() needs predictions and references, or rows added first": [
+            lambda m: m.compute(),
+        ],
+    }
+    for message, attempts in calls.items():
+        for attempt in attempts:
+            with pytest.raises(ValueError, match=re.escape(message)):
+                attempt(taskeval.load(name, config, keep_in_memory=True))
+
+
+@pytest.mark.parametrize("name,config,options", list(_variants()))
+@pytest.mark.parametrize("kind", ["numpy", "torch"])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_model_outputs_score_as_plain_values(name, config, options, kind, seed):
+    """numpy scalars, 0-d arrays and tensors where ints and floats belong, 1-d arrays where lists
+    of ints belong: the numbers of the plain values they stand for, on every path."""
+    if kind == "torch":
+        pytest.importorskip("torch")
+    rng = random.Random(seed)
+    inputs = ENTRIES[name].random_inputs(rng, rng.randint(1, 25))
+    typed, plain = model_outputs(inputs, rng, kind)
+    before = snapshot(typed)
+    expected = load(name, config).compute(**plain, **options)
+    for path, steps in _paths(name, config, typed, options).items():
+        result = None
+        for step in steps:
+            result = step()
+        assert_plain(result, path)
+        assert_same(result, expected, path)
+        assert_unchanged(typed, before, f"inputs after {path}")
+
+
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+def test_no_path_mutates_its_inputs(name):
+    """compute(), add_batch() and add(), with and without details, leave every input as it was,
+    down to the types: unsorted lists, tuples, nested records, numpy and torch values."""
+    entry = ENTRIES[name]
+    rng = random.Random(5)
+    variants = {}
+    for seed in range(3):
+        inputs = entry.random_inputs(random.Random(seed), 12)
+        if entry.awkward is not None:
+            inputs = entry.awkward(inputs, rng)
+        variants[f"awkward-{seed}"] = inputs
+        variants[f"numpy-{seed}"] = model_outputs(inputs, rng, "numpy")[0]
+    for config in entry.configs:
+        has_details = "details" in inspect.signature(load(name, config)._compute).parameters
+        for options in [{}, {"details": True}] if has_details else [{}]:
+            for label, inputs in variants.items():
+                before = snapshot(inputs)
+                for path, steps in _paths(name, config, inputs, options).items():
+                    for step in steps:
+                        step()
+                    assert_unchanged(inputs, before, f"{label} inputs after {path} {options}")
+
+
+def test_int64_bounds_are_accepted_on_every_path():
+    """-2**63 and 2**63-1 fit the features: every path scores them (the fast path of FEVER's
+    core leaves -2**63 to the row-by-row path, which must accept it)."""
+    lines = [-(2**63), 2**63 - 1]
+    inputs = {
+        "predictions": [
+            {"predicted_label": "SUPPORTS", "predicted_evidence": [["A", n] for n in lines]}
+        ],
+        "references": [{"label": "SUPPORTS", "evidence": [[[0, 0, "A", n]] for n in lines]}],
+    }
+    results = []
+    for steps in _paths("fever_score", None, inputs, {}).values():
+        for step in steps:
+            result = step()
+        results.append(result)
+    assert results[0]["strict_score"] == 1.0
+    assert all(r == results[0] for r in results)

@@ -168,6 +168,93 @@ def test_fever_batch_eval_metrics_in_trainer(tmp_path):
     assert {k: logged[f"eval_{k}"] for k in direct} == direct
 
 
+# --- TyDi QA: passage selection, rows made of the model's tensors as they come ------------------
+
+
+def tydiqa_data(n: int, seed: int):
+    """Arabic questions over 4 candidate passages; 3 annotators, two of them agreeing."""
+    rng = random.Random(seed)
+    references, texts, labels = [], [], []
+    for i in range(n):
+        passage = rng.randrange(4)
+        answer = {"candidate_index": passage, "start_byte": -1, "end_byte": -1}
+        null = {"candidate_index": -1, "start_byte": -1, "end_byte": -1}
+        annotations = [answer, answer, null] if rng.random() < 0.8 else [null, null, answer]
+        references.append(
+            {
+                "example_id": 7000 + i,
+                "language": "arabic",
+                "annotations": [{**a, "yes_no_answer": "NONE"} for a in annotations],
+            }
+        )
+        texts.append(f"question {i} passage {passage}")
+        labels.append(passage)
+    return references, texts, labels
+
+
+def tydiqa_rows(example_ids, logits) -> list[dict]:
+    """Model outputs → prediction rows, leaving the argmax and the max logit as the model gives
+    them (0-d torch tensors, or numpy scalars): the metric reads them as plain values."""
+    return [
+        {
+            "example_id": example_id,
+            "language": "arabic",
+            "passage_answer_index": row.argmax(),
+            "passage_answer_score": row.max(),
+            "minimal_answer": {"start_byte_offset": -1, "end_byte_offset": -1},
+            "minimal_answer_score": row.max(),
+        }
+        for example_id, row in zip(example_ids, logits)
+    ]
+
+
+def test_tydiqa_batch_eval_metrics_with_tensors_as_they_come(tmp_path):
+    references, texts, labels = tydiqa_data(24, seed=3)
+    ids = [r["example_id"] for r in references]
+    dataset = encode(texts, labels, ids)
+    metric = taskeval.load("tydiqa")
+    seen = {"rows": 0, "types": set()}
+
+    def compute_metrics(eval_pred, compute_result: bool):
+        logits = eval_pred.predictions  # a torch tensor, float32
+        start = seen["rows"]
+        seen["rows"] += len(logits)
+        rows = tydiqa_rows(ids[start : seen["rows"]], logits)
+        seen["types"].add(type(rows[0]["passage_answer_index"]).__module__)
+        metric.add_batch(predictions=rows, references=references[start : seen["rows"]])
+        if compute_result:
+            seen["rows"] = 0
+            result = metric.compute()
+            return {k: v for k, v in result.items() if k != "per_language"}
+        return {}
+
+    trainer = trainer_for(
+        tiny_model(4), dataset, dataset, compute_metrics, tmp_path, batch_eval_metrics=True
+    )
+    trainer.train()
+    logged = trainer.evaluate()
+    assert seen["types"] == {"torch"}  # the rows held tensors, not converted values
+    logits = trainer.predict(dataset).predictions  # numpy float32
+    plain = [
+        {
+            **row,
+            "passage_answer_index": int(row["passage_answer_index"]),
+            "passage_answer_score": float(row["passage_answer_score"]),
+            "minimal_answer_score": float(row["minimal_answer_score"]),
+        }
+        for row in tydiqa_rows(ids, logits)
+    ]
+    direct = taskeval.load("tydiqa").compute(predictions=plain, references=references)
+    direct.pop("per_language")
+    assert {k: logged[f"eval_{k}"] for k in direct} == direct
+    # numpy scalars (compute_metrics without batch_eval_metrics) give the same numbers.
+    numpy_rows = taskeval.load("tydiqa").compute(
+        predictions=tydiqa_rows(ids, logits), references=references
+    )
+    numpy_rows.pop("per_language")
+    assert numpy_rows == direct
+
+
 # --- SciFact: abstract label prediction per claim–abstract pair, rows rebuilt per claim --------
 
 SCIFACT_LABELS = ["SUPPORT", "CONTRADICT", "NOT_ENOUGH_INFO"]
@@ -251,25 +338,39 @@ def test_scifact_leaderboard_numbers_in_trainer(tmp_path):
 
 
 def test_gather_with_accelerate_and_compute_on_the_main_process(tmp_path):
-    """The second multi-process recipe: gather predictions with accelerate, compute on rank 0."""
+    """The second multi-process recipe, as the README gives it: strided shards (as torch's
+    DistributedSampler deals rows), gathered with their row numbers, the file order restored on
+    the main process before compute()."""
     import json
     import subprocess
     import sys
     from pathlib import Path
 
+    from fever.scorer import fever_score as official
+
     from entries.fever_score import random_rows
 
-    inputs = random_rows(random.Random(11), 37)
+    # Rows whose evidence precision sums to another last bit in the strided order.
+    inputs = random_rows(random.Random(8), 12)
+    file_order = taskeval.load("fever_score").compute(**inputs)
+    assert file_order["evidence_precision"] == 0.2
+    strided = {k: v[0::2] + v[1::2] for k, v in inputs.items()}
+    assert taskeval.load("fever_score").compute(**strided)["evidence_precision"] == (
+        0.19999999999999998
+    )
+    merged = [{**p, **r} for p, r in zip(inputs["predictions"], inputs["references"])]
+    assert tuple(file_order.values()) == tuple(official(merged))
+
     path = tmp_path / "inputs.json"
     path.write_text(json.dumps(inputs), encoding="utf-8")
     worker = Path(__file__).with_name("accelerate_worker.py")
     done = subprocess.run(
-        [sys.executable, "-m", "accelerate.commands.launch", "--cpu", "--num_processes", "2",
-         "--num_machines", "1", "--mixed_precision", "no", "--dynamo_backend", "no",
+        # torchrun: `accelerate launch --cpu --num_processes 2` starts a single process.
+        [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2",
          str(worker), str(path)],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     printed = [line for line in done.stdout.splitlines() if line.startswith("{")]
     assert len(printed) == 1  # only the main process computes
-    assert json.loads(printed[0]) == taskeval.load("fever_score").compute(**inputs)
+    assert json.loads(printed[0]) == file_order

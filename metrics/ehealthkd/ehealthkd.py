@@ -3,7 +3,10 @@
 import datasets
 import evaluate
 
+# evaluate's loader copies only the modules a script imports itself: the scoring core's helpers
+# (numbers) are named here too.
 from .checked_metric import CheckedRows
+from .numbers import as_int, as_list
 from .scoring import (
     SCENARIOS,
     check_lengths,
@@ -129,11 +132,26 @@ _SENTENCE = {
 _FEATURES = datasets.Features({"predictions": _SENTENCE, "references": _SENTENCE})
 
 
-def _checked(rows, side):
-    """Rows checked as the core checks them (before datasets' encoding can coerce values)."""
-    for index, row in enumerate(rows):
+def _checked(rows, side, start):
+    """Rows checked as the core checks them (before datasets' encoding can coerce values),
+    as new rows of plain Python values (numpy and torch numbers, 1-d arrays as lists)."""
+    out = []
+    for index, row in enumerate(rows, start):
         normalize_row(side, index, row)
-    return rows
+        keyphrases = [
+            {
+                "id": as_int(k["id"]),
+                "label": k["label"],
+                "spans": [[as_int(n) for n in as_list(pair)] for pair in k["spans"]],
+            }
+            for k in row["keyphrases"]
+        ]
+        relations = [
+            {"label": r["label"], "source": as_int(r["source"]), "target": as_int(r["target"])}
+            for r in row["relations"]
+        ]
+        out.append({"text": row["text"], "keyphrases": keyphrases, "relations": relations})
+    return out
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -162,14 +180,14 @@ class Ehealthkd(CheckedRows, evaluate.Metric):
     def _score_rows(self, predictions, references, **options):
         return ehealthkd(predictions, references, self._scenario, **options)
 
-    def _checked_rows(self, predictions, references):
+    def _checked_rows(self, predictions, references, start=0):
         # The order of the core's checks, so that both compute() paths report alike.
         check_rows(predictions, "predictions")
         check_rows(references, "references")
         check_lengths(len(predictions), len(references))
-        _checked(predictions, "predictions")
-        _checked(references, "references")
-        return predictions, references
+        return _checked(predictions, "predictions", start), _checked(
+            references, "references", start
+        )
 
     def _compute(self, predictions, references, details=False):
         # The rows were checked on the way in; normalising again (single spans split into

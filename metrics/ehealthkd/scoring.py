@@ -25,6 +25,8 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from .numbers import INT64, as_int, as_list, int_problem
+
 SCENARIOS = ("scenario1", "scenario2", "scenario3")
 COUNT_KEYS = (
     "correct_A",
@@ -118,8 +120,10 @@ def span_problem(pairs: Sequence[tuple[int, int]], text_length: int) -> str | No
 # Row checks
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def _int64(value: Any) -> int | None:
+    """A plain int64 (numpy and 0-d torch integers made plain), or None."""
+    number = value if type(value) is int else as_int(value)
+    return number if number is not None and number in INT64 else None
 
 
 def check_rows(rows: Any, side: str) -> None:
@@ -165,13 +169,15 @@ def _pairs(where: str, spans: Any) -> list[tuple[int, int]]:
         )
     pairs = []
     for pair in spans:
-        if not (
-            isinstance(pair, list) and len(pair) == 2 and _is_int(pair[0]) and _is_int(pair[1])
-        ):
+        # A pair is a list, or a 1-d numpy array or torch tensor (never a tuple, as before).
+        items = pair if type(pair) is list else None if isinstance(pair, tuple) else as_list(pair)
+        ends = [_int64(n) for n in items] if isinstance(items, list) and len(items) == 2 else []
+        if len(ends) != 2 or None in ends:
             raise ValueError(
-                f"{where}, field 'spans': expected [start, end] pairs of ints, got {pair!r}"
+                f"{where}, field 'spans': expected [start, end] pairs of ints (signed 64-bit), "
+                f"got {pair!r}"
             )
-        pairs.append((pair[0], pair[1]))
+        pairs.append((ends[0], ends[1]))
     return pairs
 
 
@@ -190,9 +196,9 @@ def normalize_row(side: str, index: int, row: Any) -> Sentence:
     for k, phrase in enumerate(phrases):
         at = f"{where}, keyphrases[{k}]"
         _check_fields(at, phrase, _KEYPHRASE_FIELDS, "key phrase")
-        kp_id, label = phrase["id"], phrase["label"]
-        if not _is_int(kp_id):
-            raise ValueError(f"{at}, field 'id': expected an int, got {kp_id!r}")
+        kp_id, label = _int64(phrase["id"]), phrase["label"]
+        if kp_id is None:
+            raise ValueError(f"{at}, field 'id': {int_problem(phrase['id'])}")
         at = f"{at} (id {kp_id})"
         if not isinstance(label, str):
             raise ValueError(f"{at}, field 'label': expected a string, got {label!r}")
@@ -214,15 +220,20 @@ def normalize_row(side: str, index: int, row: Any) -> Sentence:
         label = link["label"]
         if not isinstance(label, str):
             raise ValueError(f"{at}, field 'label': expected a string, got {label!r}")
+        ends = []
         for field in ("source", "target"):
-            value = link[field]
-            if not _is_int(value):
-                raise ValueError(f"{at}, field {field!r}: expected a key-phrase id, got {value!r}")
+            value = _int64(link[field])
+            if value is None:
+                raise ValueError(
+                    f"{at}, field {field!r}: expected a key-phrase id, "
+                    f"{int_problem(link[field]).removeprefix('expected ')}"
+                )
             if value not in ids:
                 raise ValueError(
                     f"{at}, field {field!r}: no key phrase of this sentence has id {value}"
                 )
-        relations.append(Relation(label.lower(), link["source"], link["target"]))
+            ends.append(value)
+        relations.append(Relation(label.lower(), *ends))
     return Sentence(text, tuple(keyphrases), tuple(relations))
 
 

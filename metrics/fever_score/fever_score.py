@@ -3,7 +3,10 @@
 import datasets
 import evaluate
 
+# evaluate's loader copies only the modules a script imports itself: the scoring core's helpers
+# (numbers) are named here too.
 from .checked_metric import CheckedRows
+from .numbers import as_int
 from .scoring import (
     DEFAULT_MAX_EVIDENCE,
     check_lengths,
@@ -108,17 +111,17 @@ _FEATURES = datasets.Features(
 )
 
 
-def _prediction_records(rows):
+def _prediction_records(rows, start):
     return [
         {"predicted_label": label, "predicted_evidence": [{"page": p, "line": n} for p, n in ev]}
-        for label, ev in normalize_predictions(rows)
+        for label, ev in normalize_predictions(rows, start)
     ]
 
 
-def _reference_records(rows):
+def _reference_records(rows, start):
     return [
         {"label": label, "evidence": [[{"page": p, "line": n} for p, n in g] for g in groups]}
-        for label, groups in normalize_references(rows)
+        for label, groups in normalize_references(rows, start)
     ]
 
 
@@ -139,15 +142,16 @@ class FeverScore(CheckedRows, evaluate.Metric):
     def _score_rows(self, predictions, references, **options):
         return fever_score(predictions, references, **options)
 
-    def _checked_rows(self, predictions, references):
+    def _checked_rows(self, predictions, references, start=0):
         check_rows(predictions, "predictions")
         check_rows(references, "references")
+        # Checked here, not left to evaluate, whose generic message would differ from compute()'s.
         if len(predictions) != len(references):  # an empty batch is fine (an idle process)
             check_lengths(len(predictions), len(references))
-        return _prediction_records(predictions), _reference_records(references)
+        return _prediction_records(predictions, start), _reference_records(references, start)
 
     def _compute(self, predictions, references, max_evidence=DEFAULT_MAX_EVIDENCE, details=False):
-        check_max_evidence(max_evidence)
+        max_evidence = check_max_evidence(max_evidence)
         preds = [
             (r["predicted_label"], [(e["page"], e["line"]) for e in r["predicted_evidence"]])
             for r in predictions

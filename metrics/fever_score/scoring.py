@@ -23,6 +23,8 @@ from contextlib import contextmanager
 from itertools import chain
 from typing import Any
 
+from .numbers import INT64, INT64_MAX, as_int
+
 NOT_ENOUGH_INFO = "NOT ENOUGH INFO"
 DEFAULT_MAX_EVIDENCE = 5
 OUTPUT_KEYS = (
@@ -56,11 +58,21 @@ def _where(side: str, index: int, row: Any) -> str:
     return f"{side}[{index}]" + (f" (id {row_id!r})" if row_id is not None else "")
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def _sentence(page: Any, line: Any, where: str, field: str, item: Any) -> Sentence | None:
+    """(page, line) with the line as a plain int (numpy and 0-d torch integers too), or None
+    when the line is not an int; an int beyond int64 is an error of its own."""
+    number = as_int(line)
+    if number is None:
+        return None
+    if number not in INT64:
+        raise ValueError(
+            f"{where}: field {field} has a line outside the signed 64-bit range "
+            f"(-2**63 to 2**63-1), got {item!r}"
+        )
+    return (page, number)
 
 
-def _predicted_sentence(item: Any) -> Sentence | None:
+def _predicted_sentence(item: Any, where: str, field: str) -> Sentence | None:
     """A predicted evidence item as (page, line), or None when it is malformed."""
     if isinstance(item, Mapping):
         if set(item) != {"page", "line"}:
@@ -70,12 +82,10 @@ def _predicted_sentence(item: Any) -> Sentence | None:
         page, line = item
     else:
         return None
-    if isinstance(page, str) and _is_int(line):
-        return (page, line)
-    return None
+    return _sentence(page, line, where, field, item) if isinstance(page, str) else None
 
 
-def _gold_sentence(item: Any) -> Sentence | None:
+def _gold_sentence(item: Any, where: str, field: str) -> Sentence | None:
     """A gold evidence item as (page, line), or None when it is malformed."""
     # Annotation and evidence ids are not scored, so any value is accepted there, as officially.
     if isinstance(item, Mapping):
@@ -86,9 +96,9 @@ def _gold_sentence(item: Any) -> Sentence | None:
         page, line = item[2], item[3]
     else:
         return None
-    if (page is None or isinstance(page, str)) and (line is None or _is_int(line)):
-        return (page, line)
-    return None
+    if not (page is None or isinstance(page, str)):
+        return None
+    return (page, None) if line is None else _sentence(page, line, where, field, item)
 
 
 def _check_label(where: str, row: Mapping, field: str) -> str:
@@ -134,6 +144,9 @@ def _fast_prediction(row: Any) -> Prediction | None:
     pages, lines = zip(*items)
     if set(zip(map(type, pages), map(type, lines))) != _PAIR_TYPES:
         return None
+    # Only ints reach this test; -2**63 takes the row-by-row path, which accepts it.
+    if max(map(abs, lines)) > INT64_MAX:
+        return None
     return (label, list(zip(pages, lines)))
 
 
@@ -155,20 +168,23 @@ def _fast_reference(row: Any) -> Reference | None:
         _, _, pages, lines = zip(*group)  # annotation and evidence ids are not scored
         if not set(zip(map(type, pages), map(type, lines))) <= _GOLD_TYPES:
             return None
+        if not all(map(INT64.__contains__, filter(None, lines))):  # ints only: None dropped
+            return None
         gold_groups.append(list(zip(pages, lines)))
     return (label, gold_groups)
 
 
-def normalize_predictions(predictions: Sequence[Mapping]) -> list[Prediction]:
+def normalize_predictions(predictions: Sequence[Mapping], start: int = 0) -> list[Prediction]:
     """Check prediction rows and return ``(predicted_label, [(page, line), ...])`` per row.
 
     A row is ``{"predicted_label": str, "predicted_evidence": [...]}`` where each evidence item is
     a ``[page, line]`` list (the official form) or a ``{"page": ..., "line": ...}`` record; page
-    is a string and line an int. Other keys (such as ``id``) are ignored.
+    is a string and line an int. Other keys (such as ``id``) are ignored. Errors number the
+    rows from ``start``.
     """
     check_rows(predictions, "predictions")
     out: list[Prediction] = []
-    for index, row in enumerate(predictions):
+    for index, row in enumerate(predictions, start):
         fast = _fast_prediction(row)
         if fast is not None:
             out.append(fast)
@@ -185,7 +201,8 @@ def normalize_predictions(predictions: Sequence[Mapping]) -> list[Prediction]:
             )
         sentences = []
         for position, item in enumerate(items):
-            sentence = _predicted_sentence(item)
+            field = f"'predicted_evidence'[{position}]"
+            sentence = _predicted_sentence(item, where, field)
             if sentence is None:
                 raise ValueError(
                     f"{where}: field 'predicted_evidence'[{position}] must be a [page, line] list "
@@ -197,17 +214,17 @@ def normalize_predictions(predictions: Sequence[Mapping]) -> list[Prediction]:
     return out
 
 
-def normalize_references(references: Sequence[Mapping]) -> list[Reference]:
+def normalize_references(references: Sequence[Mapping], start: int = 0) -> list[Reference]:
     """Check reference rows and return ``(label, [[(page, line), ...], ...])`` per row.
 
     A row is ``{"label": str, "evidence": [group, ...]}``; a group is a list of items, each an
     official ``[annotation_id, evidence_id, page, line]`` list or a record with those keys. Pages
     are strings or None, lines and ids ints or None ("not enough info" claims carry
-    ``[annotation_id, None, None, None]``).
+    ``[annotation_id, None, None, None]``). Errors number the rows from ``start``.
     """
     check_rows(references, "references")
     out: list[Reference] = []
-    for index, row in enumerate(references):
+    for index, row in enumerate(references, start):
         fast = _fast_reference(row)
         if fast is not None:
             out.append(fast)
@@ -230,7 +247,8 @@ def normalize_references(references: Sequence[Mapping]) -> list[Reference]:
                 )
             gold_group = []
             for position, item in enumerate(group):
-                sentence = _gold_sentence(item)
+                field = f"'evidence'[{g}][{position}]"
+                sentence = _gold_sentence(item, where, field)
                 if sentence is None:
                     raise ValueError(
                         f"{where}: field 'evidence'[{g}][{position}] must be an "
@@ -246,9 +264,12 @@ def normalize_references(references: Sequence[Mapping]) -> list[Reference]:
 
 def check_max_evidence(max_evidence: Any) -> int | None:
     """``max_evidence`` is a slice bound: an int (0 and negatives included) or None for no cut."""
-    if max_evidence is not None and not _is_int(max_evidence):
+    if max_evidence is None:
+        return None
+    number = as_int(max_evidence)
+    if number is None:
         raise ValueError(f"max_evidence must be an int or None, got {max_evidence!r}")
-    return max_evidence
+    return number
 
 
 def check_lengths(n_predictions: int, n_references: int) -> None:
@@ -318,7 +339,7 @@ def score(
 ) -> dict[str, float]:
     """The five official numbers from normalized rows (see ``normalize_*``)."""
     check_lengths(len(predictions), len(references))
-    check_max_evidence(max_evidence)
+    max_evidence = check_max_evidence(max_evidence)
     return aggregate(claim_scores(predictions, references, max_evidence), len(predictions))
 
 
@@ -409,7 +430,7 @@ def fever_score(
     With ``details=True`` the result also has ``"details"``: one record per claim (see
     ``claim_details``), for error analysis.
     """
-    check_max_evidence(max_evidence)
+    max_evidence = check_max_evidence(max_evidence)
     check_rows(predictions, "predictions")
     check_rows(references, "references")
     check_lengths(len(predictions), len(references))

@@ -34,9 +34,10 @@ FEATURES = datasets.Features({"predictions": _ROW, "references": _ROW})
 class ScifactRows(CheckedRows):
     """The rows both SciFact metrics take, checked as the leaderboard evaluator checks them."""
 
-    def _checked_rows(self, predictions, references):
-        predictions, references = prediction_records(predictions), reference_records(references)
-        check_pairs(predictions, references)
+    def _checked_rows(self, predictions, references, start=0):
+        predictions = prediction_records(predictions, start=start)
+        references = reference_records(references, start=start)
+        check_pairs(predictions, references, start)
         return predictions, references
 
 

@@ -30,8 +30,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from numbers import Integral
 from typing import Any
+
+from .numbers import INT64, INT64_MAX, as_int, as_list, int_problem
 
 LABELS = ("SUPPORT", "CONTRADICT")
 # The abstract-level Label+Rationale check reads at most this many predicted sentences, unless
@@ -63,13 +64,9 @@ def _where(at: Where) -> str:
     return f"{side}[{index}]" + (f" (id {row_id!r})" if row_id is not None else "")
 
 
-def _is_int(value: Any) -> bool:
-    # numbers.Integral admits numpy integers; bool is an int to Python but never an index here.
-    return type(value) is int or (isinstance(value, Integral) and not isinstance(value, bool))
-
-
 def _is_list(value: Any) -> bool:
-    return type(value) is list or isinstance(value, (list, tuple))
+    # A 1-d numpy array or torch tensor is a list of ints too (see numbers.as_list).
+    return type(value) is list or as_list(value) is not None
 
 
 def _is_dict(value: Any) -> bool:
@@ -87,23 +84,35 @@ def _field(at: Where, mapping: Mapping, name: str, path: str = "") -> Any:
     return mapping[name]
 
 
-def _check_sentences(at: Where, path: str, doc_id: str, sentences: Any) -> None:
-    if not _is_list(sentences):
-        raise ValueError(
-            f"{_where(at)}: field {path}['sentences'] (doc {doc_id!r}) must be a list of sentence "
-            f"indices, got {sentences!r}"
-        )
-    if all(type(s) is int and s >= 0 for s in sentences):
-        return
-    for position, s in enumerate(sentences):
-        if not _is_int(s) or s < 0:
+def _check_sentences(at: Where, path: str, doc_id: str, sentences: Any) -> list[int] | None:
+    """Check a list of sentence indices: None when it is a list or tuple of plain ints, else
+    them as a new list of plain ints (numpy or torch values, 1-d arrays)."""
+    if type(sentences) is list or type(sentences) is tuple:
+        # The literal is INT64_MAX (a constant is the fastest comparison in this hot loop).
+        if all(type(s) is int and 0 <= s <= 9223372036854775807 for s in sentences):
+            return None
+        items = sentences
+    else:
+        items = as_list(sentences)
+        if items is None:
+            raise ValueError(
+                f"{_where(at)}: field {path}['sentences'] (doc {doc_id!r}) must be a list of "
+                f"sentence indices, got {sentences!r}"
+            )
+    plain = []
+    for position, s in enumerate(items):
+        number = as_int(s)
+        if number is None or not 0 <= number <= INT64_MAX:
             raise ValueError(
                 f"{_where(at)}: field {path}['sentences'][{position}] (doc {doc_id!r}) must be a "
-                f"non-negative int sentence index, got {s!r}"
+                f"non-negative int sentence index (at most 2**63-1), got {s!r}"
             )
+        plain.append(number)
+    return plain
 
 
-def _check_entry(at: Where, j: int, entry: Any, gold: bool) -> None:
+def _check_entry(at: Where, j: int, entry: Any, gold: bool) -> list[int] | None:
+    """Check one evidence entry; None, or its sentences as plain ints (see _check_sentences)."""
     path = f"'evidence'[{j}]"
     if not _is_dict(entry):
         raise ValueError(
@@ -123,8 +132,9 @@ def _check_entry(at: Where, j: int, entry: Any, gold: bool) -> None:
             f"'CONTRADICT', got {label!r}"
             + ("" if gold else " (leave out abstracts predicted NOT ENOUGH INFO)")
         )
-    sentences = _field(at, entry, "sentences", path)
-    _check_sentences(at, path, doc_id, sentences)
+    given = _field(at, entry, "sentences", path)
+    converted = _check_sentences(at, path, doc_id, given)
+    sentences = given if converted is None else converted
     if gold:
         if not sentences:
             raise ValueError(
@@ -136,6 +146,7 @@ def _check_entry(at: Where, j: int, entry: Any, gold: bool) -> None:
                 f"{_where(at)}: field {path}['sentences'] (doc {doc_id!r}) lists a sentence "
                 f"twice: {list(sentences)!r}"
             )
+    return converted
 
 
 def _check_row(at: Where) -> Sequence:
@@ -144,8 +155,10 @@ def _check_row(at: Where) -> Sequence:
     if not _is_dict(row):
         raise ValueError(f"{_where(at)}: expected a dict with 'id' and 'evidence', got {row!r}")
     claim_id = _field(at, row, "id")
-    if not _is_int(claim_id):
-        raise ValueError(f"{_where(at)}: field 'id' must be an int claim id, got {claim_id!r}")
+    if type(claim_id) is not int or claim_id not in INT64:
+        problem = int_problem(claim_id)
+        if problem:
+            raise ValueError(f"{_where(at)}: field 'id' must be a claim id: {problem}")
     evidence = _field(at, row, "evidence")
     if not _is_list(evidence):
         raise ValueError(
@@ -155,16 +168,19 @@ def _check_row(at: Where) -> Sequence:
     return evidence
 
 
-def _check_gold_abstracts(at: Where, evidence: Sequence[Mapping]) -> None:
+def _check_gold_abstracts(at: Where, evidence: Sequence[Mapping], plain: bool) -> None:
     """One label per abstract, and no sentence in two rationales of one abstract.
 
     The official evaluator stops on conflicting labels and asserts when a *predicted* sentence
-    lies in two rationales; both are errors here whatever is predicted.
+    lies in two rationales; both are errors here whatever is predicted. The entries are checked
+    (``plain``: their sentences are lists or tuples of plain ints).
     """
     labels: dict[str, tuple[int, str]] = {}
     owner: dict[tuple[str, Any], int] = {}
     for j, entry in enumerate(evidence):
-        doc_id, label = entry["doc_id"], entry["label"]
+        doc_id, label, sentences = entry["doc_id"], entry["label"], entry["sentences"]
+        if not plain:  # numpy or torch values (a tensor hashes by identity): made plain
+            sentences = list(map(as_int, as_list(sentences)))
         first, first_label = labels.setdefault(doc_id, (j, label))
         if label != first_label:
             raise ValueError(
@@ -172,7 +188,7 @@ def _check_gold_abstracts(at: Where, evidence: Sequence[Mapping]) -> None:
                 f"but 'evidence'[{first}] of the same doc is {first_label!r}: one abstract has "
                 f"one label"
             )
-        for s in entry["sentences"]:
+        for s in sentences:
             other = owner.setdefault((doc_id, s), j)
             if other != j:
                 raise ValueError(
@@ -182,25 +198,39 @@ def _check_gold_abstracts(at: Where, evidence: Sequence[Mapping]) -> None:
                 )
 
 
-def check_predictions(rows: Sequence[Mapping], side: str = "predictions") -> None:
-    """Raise a ``ValueError`` naming the row, claim id and field unless every row is valid."""
+def check_predictions(rows: Sequence[Mapping], side: str = "predictions", start: int = 0) -> bool:
+    """Raise a ``ValueError`` naming the row (numbered from ``start``), claim id and field unless
+    every row is valid. Return True when every number is a plain Python int (else the rows are
+    valid but hold numpy or torch values: count their ``prediction_records``)."""
     check_rows(rows, side)
-    for index, row in enumerate(rows):
+    plain = True
+    for index, row in enumerate(rows, start):
         at = (side, index, row)
         for j, entry in enumerate(_check_row(at)):
-            _check_entry(at, j, entry, gold=False)
+            if _check_entry(at, j, entry, gold=False) is not None:
+                plain = False
+        if type(row["id"]) is not int:
+            plain = False
+    return plain
 
 
-def check_references(rows: Sequence[Mapping], side: str = "references") -> None:
-    """Raise a ``ValueError`` naming the row, claim id and field unless every row is valid."""
+def check_references(rows: Sequence[Mapping], side: str = "references", start: int = 0) -> bool:
+    """``check_predictions`` for gold rows."""
     check_rows(rows, side)
-    for index, row in enumerate(rows):
+    plain = True
+    for index, row in enumerate(rows, start):
         at = (side, index, row)
         evidence = _check_row(at)
+        row_plain = True
         for j, entry in enumerate(evidence):
-            _check_entry(at, j, entry, gold=True)
+            if _check_entry(at, j, entry, gold=True) is not None:
+                row_plain = False
         if len(evidence) > 1:
-            _check_gold_abstracts(at, evidence)
+            _check_gold_abstracts(at, evidence, row_plain)
+        plain = plain and row_plain
+        if type(row["id"]) is not int:
+            plain = False
+    return plain
 
 
 def _entry(entry: Mapping) -> Record:
@@ -217,24 +247,40 @@ def _predicted_abstracts(evidence: Sequence[Mapping]) -> Sequence[Mapping]:
     return evidence if len(evidence) < 2 else list({e["doc_id"]: e for e in evidence}.values())
 
 
-def prediction_records(rows: Sequence[Mapping], side: str = "predictions") -> list[Record]:
-    """Check prediction rows; return them canonical, one entry per predicted abstract."""
-    check_predictions(rows, side)
+def prediction_records(
+    rows: Sequence[Mapping], side: str = "predictions", start: int = 0
+) -> list[Record]:
+    """Check prediction rows; return them canonical (plain Python values), one entry per
+    predicted abstract."""
+    check_predictions(rows, side, start)
+    return _prediction_records(rows)
+
+
+def _prediction_records(rows: Sequence[Mapping]) -> list[Record]:
     return [
         {"id": int(r["id"]), "evidence": [_entry(e) for e in _predicted_abstracts(r["evidence"])]}
         for r in rows
     ]
 
 
-def reference_records(rows: Sequence[Mapping], side: str = "references") -> list[Record]:
-    """Check reference rows; return them canonical, one entry per gold rationale."""
-    check_references(rows, side)
+def reference_records(
+    rows: Sequence[Mapping], side: str = "references", start: int = 0
+) -> list[Record]:
+    """Check reference rows; return them canonical (plain Python values), one entry per gold
+    rationale."""
+    check_references(rows, side, start)
+    return _reference_records(rows)
+
+
+def _reference_records(rows: Sequence[Mapping]) -> list[Record]:
     return [{"id": int(r["id"]), "evidence": [_entry(e) for e in r["evidence"]]} for r in rows]
 
 
-def check_pairs(predictions: Sequence[Mapping], references: Sequence[Mapping]) -> None:
+def check_pairs(
+    predictions: Sequence[Mapping], references: Sequence[Mapping], start: int = 0
+) -> None:
     """The official evaluator scores only when both files list the same claim ids in order."""
-    for index, (pred, ref) in enumerate(zip(predictions, references)):
+    for index, (pred, ref) in enumerate(zip(predictions, references), start):
         if pred["id"] != ref["id"]:
             raise ValueError(
                 f"predictions[{index}] (id {pred['id']!r}): field 'id' does not match "
@@ -248,7 +294,7 @@ def check_pairs(predictions: Sequence[Mapping], references: Sequence[Mapping]) -
         raise ValueError(
             f"predictions and references must have the same length (one row per claim, paired "
             f"by position), got {len(predictions)} predictions and {len(references)} references; "
-            f"{side}[{n}] (id {extra['id']!r}) has no counterpart"
+            f"{side}[{start + n}] (id {extra['id']!r}) has no counterpart"
         )
 
 
@@ -568,11 +614,17 @@ def _sentence_records(
     return out
 
 
-def _checked(predictions: Sequence[Mapping], references: Sequence[Mapping]) -> Counts:
-    check_predictions(predictions)
-    check_references(references)
-    check_pairs(predictions, references)
-    return count(predictions, references)
+def checked_rows(
+    predictions: Sequence[Mapping], references: Sequence[Mapping], start: int = 0
+) -> tuple[Sequence[Mapping], Sequence[Mapping]]:
+    """Check the rows (numbered from ``start`` in errors) and return them ready to count and
+    describe: as given when every number is a plain int, else canonical."""
+    plain = check_predictions(predictions, start=start)
+    plain = check_references(references, start=start) and plain
+    if not plain:  # numpy or torch values: count plain ints (a tensor hashes by identity)
+        predictions, references = _prediction_records(predictions), _reference_records(references)
+    check_pairs(predictions, references, start)
+    return predictions, references
 
 
 def abstract_level(
@@ -580,7 +632,8 @@ def abstract_level(
 ) -> dict[str, Any]:
     """Check the rows and return the six abstract-level numbers (what ``scifact_abstract``
     computes); with ``details=True`` also ``"details"``, see ``abstract_details``."""
-    result: dict[str, Any] = abstract_scores(_checked(predictions, references))
+    predictions, references = checked_rows(predictions, references)
+    result: dict[str, Any] = abstract_scores(count(predictions, references))
     if details:
         result["details"] = abstract_details(predictions, references)
     return result
@@ -591,7 +644,8 @@ def sentence_level(
 ) -> dict[str, Any]:
     """Check the rows and return the six sentence-level numbers (what ``scifact_sentence``
     computes); with ``details=True`` also ``"details"``, see ``sentence_details``."""
-    result: dict[str, Any] = sentence_scores(_checked(predictions, references))
+    predictions, references = checked_rows(predictions, references)
+    result: dict[str, Any] = sentence_scores(count(predictions, references))
     if details:
         result["details"] = sentence_details(predictions, references)
     return result
@@ -601,5 +655,5 @@ def scifact_scores(
     predictions: Sequence[Mapping], references: Sequence[Mapping]
 ) -> dict[str, float]:
     """Check the rows and return the leaderboard's 12 numbers, as ``eval.py --verbose`` writes them."""
-    c = _checked(predictions, references)
+    c = count(*checked_rows(predictions, references))
     return {**abstract_scores(c), **sentence_scores(c)}

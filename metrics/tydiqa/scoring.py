@@ -23,6 +23,8 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from .numbers import INT64, as_int, as_number, int_problem
+
 LANGUAGES = (
     "english",
     "arabic",
@@ -40,7 +42,6 @@ EXCLUDED_FROM_MACRO = "english"
 YES_NO = ("yes", "no", "none")
 DEFAULT_THRESHOLD = 2
 TARGETS = (0.5, 0.75, 0.9)
-INT64 = (-(2**63), 2**63 - 1)
 
 # compact rows: a missing row (placeholder) is None
 Annotation = tuple[int, int, int, str]  # (candidate_index, start_byte, end_byte, yes_no)
@@ -74,10 +75,6 @@ PER_LANGUAGE_KEYS = (*language_keys("passage"), *language_keys("minimal"))
 # Row checks
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _where(side: str, index: int, example_id: Any) -> str:
     where = f"{side}[{index}]"
     return where if example_id is None else f"{where} (example_id {example_id!r})"
@@ -89,19 +86,21 @@ def check_rows(rows: Any, side: str) -> None:
 
 
 def check_threshold(name: str, value: Any) -> int:
-    if not _is_int(value):
+    number = as_int(value)
+    if number is None:
         raise ValueError(f"{name} must be an int (a number of annotator votes), got {value!r}")
-    return value
+    return number
 
 
 def _example_id(where: str, row: Mapping) -> int:
     value = row["example_id"]
-    if not _is_int(value) or not INT64[0] <= value <= INT64[1]:
+    number = as_int(value)
+    if number is None or number not in INT64:
         raise ValueError(
             f"{where}: field 'example_id' must be a signed 64-bit integer (as in the TyDi QA "
             f"files; ids are matched by value and type), got {value!r}"
         )
-    return value
+    return number
 
 
 def _string(where: str, row: Mapping, field: str, default: Any = None) -> str:
@@ -114,9 +113,12 @@ def _string(where: str, row: Mapping, field: str, default: Any = None) -> str:
 
 
 def _int(where: str, value: Any, field: str) -> int:
-    if not _is_int(value):
-        raise ValueError(f"{where}: field {field!r} must be an int, got {value!r}")
-    return value
+    if type(value) is int and value in INT64:
+        return value
+    problem = int_problem(value)
+    if problem:
+        raise ValueError(f"{where}: field {field!r}: {problem}")
+    return as_int(value)  # a numpy or 0-d torch integer, as a plain int
 
 
 def _yes_no(where: str, value: Any, field: str) -> str:
@@ -146,9 +148,9 @@ def _span(where: str, start: Any, end: Any, field: str) -> tuple[int, int]:
 def _score(where: str, row: Mapping, field: str) -> float:
     if field not in row or row[field] is None:
         raise ValueError(f"{where}: missing field {field!r} (a number; the sweep needs it)")
-    value = row[field]
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
-        raise ValueError(f"{where}: field {field!r} must be a number, got {value!r}")
+    value = as_number(row[field])
+    if value is None:
+        raise ValueError(f"{where}: field {field!r} must be a number, got {row[field]!r}")
     try:
         value = float(value)
     except OverflowError:
@@ -164,10 +166,15 @@ def _is_placeholder(row: Mapping) -> bool:
     return row.get("example_id") is None
 
 
+def _is_empty(value: Any) -> bool:
+    # Compared by type first: ``==`` on an array would compare element-wise.
+    return value is None or (isinstance(value, (str, list, dict)) and not value)
+
+
 def _check_placeholder(where: str, row: Mapping, side: str) -> None:
     # A row without example_id stands for "nothing on this side" (see the metric card); any
     # other value in it is most likely a mistake, so it is not silently dropped.
-    extra = sorted(k for k, v in row.items() if v not in (None, "", [], {}) and k != "example_id")
+    extra = sorted(k for k, v in row.items() if not _is_empty(v) and k != "example_id")
     if side == "predictions" and isinstance(row.get("minimal_answer"), Mapping):
         if all(v is None for v in row["minimal_answer"].values()):
             extra = [k for k in extra if k != "minimal_answer"]
@@ -259,7 +266,8 @@ def _annotation_fast(item: Any) -> Annotation | None:
     if type(index) is int and type(start) is int and type(end) is int and type(yes_no) is str:
         yes_no = yes_no.lower()
         if yes_no in YES_NO and ((start < 0 and end < 0) or 0 <= start <= end):
-            return (index, start, end, yes_no)
+            if index in INT64 and start in INT64 and end in INT64:
+                return (index, start, end, yes_no)
     return None
 
 
@@ -283,11 +291,12 @@ def normalize_reference(row: Any, where: str) -> Reference:
     return (example_id, language, annotations)
 
 
-def normalize_predictions(predictions: Sequence[Any]) -> list[Prediction | None]:
-    """Check prediction rows; a row whose ``example_id`` is None is a placeholder (None)."""
+def normalize_predictions(predictions: Sequence[Any], start: int = 0) -> list[Prediction | None]:
+    """Check prediction rows (numbered from ``start`` in errors); a row whose ``example_id`` is
+    None is a placeholder (None)."""
     check_rows(predictions, "predictions")
     out: list[Prediction | None] = []
-    for index, row in enumerate(predictions):
+    for index, row in enumerate(predictions, start):
         where = f"predictions[{index}]"
         if isinstance(row, Mapping) and _is_placeholder(row):
             _check_placeholder(where, row, "predictions")
@@ -297,11 +306,12 @@ def normalize_predictions(predictions: Sequence[Any]) -> list[Prediction | None]
     return out
 
 
-def normalize_references(references: Sequence[Any]) -> list[Reference | None]:
-    """Check reference rows; a row whose ``example_id`` is None is a placeholder (None)."""
+def normalize_references(references: Sequence[Any], start: int = 0) -> list[Reference | None]:
+    """Check reference rows (numbered from ``start`` in errors); a row whose ``example_id`` is
+    None is a placeholder (None)."""
     check_rows(references, "references")
     out: list[Reference | None] = []
-    for index, row in enumerate(references):
+    for index, row in enumerate(references, start):
         where = f"references[{index}]"
         if isinstance(row, Mapping) and _is_placeholder(row):
             _check_placeholder(where, row, "references")

@@ -3,7 +3,10 @@
 import datasets
 import evaluate
 
+# evaluate's loader copies only the modules a script imports itself: the scoring core's helpers
+# (numbers) are named here too.
 from .checked_metric import CheckedRows
+from .numbers import as_int
 from .scoring import (
     DEFAULT_THRESHOLD,
     check_lengths,
@@ -160,12 +163,12 @@ class Tydiqa(CheckedRows, evaluate.Metric):
     def _score_rows(self, predictions, references, **options):
         return tydiqa_score(predictions, references, **options)
 
-    def _checked_rows(self, predictions, references):
+    def _checked_rows(self, predictions, references, start=0):
         check_rows(predictions, "predictions")
         check_rows(references, "references")
         check_lengths(len(predictions), len(references))
-        predictions = [prediction_record(p) for p in normalize_predictions(predictions)]
-        references = [reference_record(r) for r in normalize_references(references)]
+        predictions = [prediction_record(p) for p in normalize_predictions(predictions, start)]
+        references = [reference_record(r) for r in normalize_references(references, start)]
         return predictions, references
 
     def _compute(

@@ -264,7 +264,26 @@ INVALID = [
         },
         ("predictions[0]", "key phrase id 1", "'Action'", "assertion"),
     ),
+    InvalidCase(
+        "id-beyond-int64", _one(ref=_with_kp(id=2**63)), (_R, "'id'", "signed 64-bit", str(2**63))
+    ),
+    InvalidCase(
+        "offset-beyond-int64",
+        _one(pred=_with_kp(spans=[[3, 7], [9, 2**64]])),
+        (_P, "id 5", "'spans'", "signed 64-bit"),
+    ),
 ]
+
+
+def awkward(inputs: dict, rng: random.Random) -> dict:
+    """Multi-pair spans and relations in reverse order, the row lists as tuples."""
+    inputs = copy.deepcopy(inputs)
+    for row in (*inputs["predictions"], *inputs["references"]):
+        for phrase in row["keyphrases"]:
+            phrase["spans"].reverse()
+        row["relations"].reverse()
+    return {k: tuple(v) for k, v in inputs.items()}
+
 
 ENTRY = MetricEntry(
     name="ehealthkd",
@@ -272,4 +291,5 @@ ENTRY = MetricEntry(
     random_inputs=random_rows,
     invalid_cases=INVALID,
     configs=["scenario1", "scenario2", "scenario3"],
+    awkward=awkward,
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from pathlib import Path
@@ -140,7 +141,37 @@ INVALID = [
     InvalidCase("prediction-not-a-dict", _one(["SUPPORTS", []]), (_P, "dict")),
     InvalidCase("float-max-evidence", _one(), ("max_evidence",), options={"max_evidence": 5.0}),
     InvalidCase("string-max-evidence", _one(), ("max_evidence",), options={"max_evidence": "5"}),
+    # Lines the metric's features cannot store (datasets would fail inside pyarrow on add_batch).
+    InvalidCase(
+        "line-beyond-int64",
+        _one(_pred([["Page_A", 1], ["Page_A", 2**70]])),
+        (_P, "'predicted_evidence'[1]", "signed 64-bit", str(2**70)),
+    ),
+    InvalidCase(
+        "record-line-beyond-int64",
+        _one(_pred([{"page": "Page_A", "line": -(2**63) - 1}])),
+        (_P, "'predicted_evidence'[0]", "signed 64-bit"),
+    ),
+    InvalidCase(
+        "gold-line-beyond-int64",
+        _one(ref=_ref([[[1, 2, "Page_A", 2**63]]])),
+        (_R, "'evidence'[0][0]", "signed 64-bit", str(2**63)),
+    ),
 ]
+
+
+def awkward(inputs: dict, rng: random.Random) -> dict:
+    """Gold groups and their sentences in reverse order, predicted evidence as records in
+    reverse order, the row lists as tuples."""
+    inputs = copy.deepcopy(inputs)
+    for row in inputs["references"]:
+        row["evidence"] = [list(reversed(group)) for group in reversed(row["evidence"])]
+    for row in inputs["predictions"]:
+        row["predicted_evidence"] = [
+            {"page": page, "line": line} for page, line in reversed(row["predicted_evidence"])
+        ]
+    return {k: tuple(v) for k, v in inputs.items()}
+
 
 ENTRY = MetricEntry(
     name="fever_score",
@@ -149,4 +180,5 @@ ENTRY = MetricEntry(
     invalid_cases=INVALID,
     options=[{}, {"max_evidence": None}, {"max_evidence": 2}],
     parity_folder="fever",
+    awkward=awkward,
 )

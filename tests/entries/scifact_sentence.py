@@ -1,5 +1,5 @@
 """scifact_sentence in the shared harness (cases shared with scifact_abstract)."""
 
-from scifact_cases import entry
+from entries.scifact_abstract import scifact_entry
 
-ENTRY = entry("scifact_sentence")
+ENTRY = scifact_entry("scifact_sentence")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from pathlib import Path
 
@@ -281,7 +282,44 @@ INVALID = [
         ("passage_non_null_threshold",),
         options={"passage_non_null_threshold": 2.0},
     ),
+    # Ints the metric's features cannot store (datasets would fail inside pyarrow on add_batch).
+    InvalidCase(
+        "passage-index-beyond-int64",
+        _one(_pred(passage_answer_index=2**64)),
+        (_P, "'passage_answer_index'", "signed 64-bit", str(2**64)),
+    ),
+    InvalidCase(
+        "offset-beyond-int64",
+        _one(_pred(minimal_answer={"start_byte_offset": 10, "end_byte_offset": 2**63})),
+        (_P, "'minimal_answer'", "signed 64-bit", str(2**63)),
+    ),
+    InvalidCase(
+        "gold-candidate-index-beyond-int64",
+        _one(ref=_ref(annotations=[{**_GOOD_ANNOTATIONS[0], "candidate_index": -(2**63) - 1}])),
+        (_R, "'annotations'[0]", "'candidate_index'", "signed 64-bit"),
+    ),
 ]
+
+
+def awkward(inputs: dict, rng: random.Random) -> dict:
+    """Annotations and predictions in reverse order (pairing is by id), the row lists as
+    tuples, nested official annotation records."""
+    inputs = copy.deepcopy(inputs)
+    for row in inputs["references"]:
+        if row.get("annotations"):
+            row["annotations"].reverse()
+            first = row["annotations"][0]
+            row["annotations"][0] = {
+                "passage_answer": {"candidate_index": first["candidate_index"]},
+                "minimal_answer": {
+                    "plaintext_start_byte": first["start_byte"],
+                    "plaintext_end_byte": first["end_byte"],
+                },
+                "yes_no_answer": first["yes_no_answer"],
+            }
+    inputs["predictions"].reverse()
+    return {k: tuple(v) for k, v in inputs.items()}
+
 
 ENTRY = MetricEntry(
     name="tydiqa",
@@ -290,4 +328,5 @@ ENTRY = MetricEntry(
     invalid_cases=INVALID,
     options=[{}, {"passage_non_null_threshold": 1, "minimal_non_null_threshold": 3}],
     parity_folder="tydiqa",
+    awkward=awkward,
 )
