@@ -9,6 +9,7 @@ import platform
 import resource
 import statistics
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -106,6 +107,18 @@ class Run:
         return statistics.median(self.walls)
 
 
+# Runs one command and prints its wall time and peak RSS: a small fresh interpreter forks it, so
+# the peak is the command's own (a child forked from a big benchmark process would inherit the
+# benchmark's peak, which survives exec).
+_PROBE = (
+    "import resource, subprocess, sys, time\n"
+    "t = time.perf_counter()\n"
+    "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)\n"
+    "wall = time.perf_counter() - t\n"
+    "print(wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)"
+)
+
+
 def alternate(
     commands: dict[str, list[str]], repeat: int, cwd: dict[str, Path] | None = None
 ) -> dict[str, Run]:
@@ -114,13 +127,17 @@ def alternate(
     runs = {name: Run([], 0.0) for name in commands}
     for _ in range(repeat):
         for name, argv in commands.items():
-            start = time.perf_counter()
-            proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, cwd=(cwd or {}).get(name))
-            _, status, usage = os.wait4(proc.pid, 0)
-            runs[name].walls.append(time.perf_counter() - start)
-            if os.waitstatus_to_exitcode(status) != 0:
-                raise RuntimeError(f"{argv} failed")
-            runs[name].peak_mb = max(runs[name].peak_mb, usage.ru_maxrss / 1024)
+            done = subprocess.run(
+                [sys.executable, "-c", _PROBE, *argv],
+                cwd=(cwd or {}).get(name),
+                capture_output=True,
+                text=True,
+            )
+            if done.returncode != 0:
+                raise RuntimeError(f"{argv} failed: {done.stderr[-2000:]}")
+            wall, peak = map(float, done.stdout.split())
+            runs[name].walls.append(wall)
+            runs[name].peak_mb = max(runs[name].peak_mb, peak)
     return runs
 
 
