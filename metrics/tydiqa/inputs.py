@@ -39,7 +39,7 @@ except ImportError:  # pragma: no cover - the folder alone needs only the standa
 # compute() options, each with the parser of its command-line value.
 OPTIONS = {"passage_non_null_threshold": int, "minimal_non_null_threshold": int}
 
-_CHUNK = 1 << 22  # bytes per read
+_CHUNK = 1 << 20  # bytes per read: larger reads cost memory (the queue holds a few) for no speed
 _QUEUED = 4  # inflated chunks waiting for the reader: bounds memory
 _SCORE_FIELDS = ("passage_answer_score", "minimal_answer_score")
 _IDLE_LINES = 256  # prediction lines parsed each time the gold reader waits for inflated data
