@@ -1,86 +1,118 @@
-"""Benchmark: score every real submission of the eHealth-KD parity corpus end to end.
+"""eHealth-KD 2019: the official ``evaltest.py`` and taskeval side by side on a real submission.
 
-Each run parses the gold and submission folders and scores the three scenarios
-(``taskeval.score_files("ehealthkd", ...)``), as ``taskeval score ehealthkd`` does. The time per
-scenario evaluation is the CPU time of a run divided by 3, summed over submissions from the
-median (and the minimum) over repeats. Then ``compute()`` is timed on the rows ``read_official``
-gives for the same 39 scenario evaluations: all rows in one call (scored directly), the same with
+    python bench/bench_ehealthkd.py [--repeat N] [--submission NAME] [--official DIR]
+
+Whole process: one real 2019 submission of the parity corpus, its three scenarios, scored by
+the official script and by ``taskeval score ehealthkd`` in turn (``--official`` or
+``$TASKEVAL_OFFICIAL`` names the folder holding the ``ehealthkd-2019`` checkout; without it a
+recorded figure of the official script is used). Then ``compute()`` is timed on the rows
+``read_official`` gives for every real submission and scenario: all rows in one call, with
 ``details=True``, and ``add_batch()`` then ``compute()`` (evaluate's Arrow path).
-Run: ``python bench/bench_ehealthkd.py [--repeat N]``.
+Writes bench/ehealthkd.md.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import statistics
+import os
+import subprocess
 import sys
-import time
+import tempfile
 import warnings
 from pathlib import Path
 
 import taskeval
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench.common import machine, median_time, write_summary
+from bench.common import (
+    add_official_option,
+    alternate,
+    load_note,
+    machine,
+    median_time,
+    official_checkout,
+    row,
+    table,
+    write_summary,
+)
 
 PARITY = Path(__file__).resolve().parents[1].parent / "shared" / "parity" / "ehealthkd"
-# The official tool's figure: ~24 s of CPU for 150 scenario evaluations (50 runs x 3 scenarios).
-OFFICIAL_MS_PER_SCENARIO = 160.0
+# The official evaltest --single on one real submission, whole process, this machine class.
+RECORDED_S = 0.49
+
+
+def side_by_side(checkout: Path, case: dict, repeat: int, tmp: Path) -> dict:
+    """``evaltest --single`` and ``taskeval score ehealthkd`` on one submission, runs in turn."""
+    holder = tmp / case["name"]  # evaltest --single scores every folder in the folder it is given
+    holder.mkdir()
+    (holder / "submission").symlink_to(PARITY / case["submission"], target_is_directory=True)
+    gold = PARITY / case["gold"]
+    official = [sys.executable, "-m", "scripts.evaltest", str(holder), str(gold), "--single"]
+    ours = [sys.executable, "-m", "taskeval", "score", "ehealthkd"]
+    ours += ["--references", str(gold), "--predictions", str(PARITY / case["submission"])]
+    printed = subprocess.run(ours, check=True, capture_output=True, text=True).stdout
+    expected = json.loads((PARITY / case["result"]).read_text(encoding="utf-8"))
+    assert json.loads(printed) == expected, case["name"]
+    return alternate({"official": official, "taskeval": ours}, repeat, cwd={"official": checkout})
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--submission", default="abravo__576683")
+    add_official_option(parser)
     args = parser.parse_args()
+    checkout = official_checkout(args.official, "ehealthkd-2019", "scripts/evaltest.py")
+    load_start = os.getloadavg()[0]
     manifest = json.loads((PARITY / "manifest.json").read_text(encoding="utf-8"))
     cases = [c for c in manifest["cases"] if c["kind"] == "real"]
+    case = next(c for c in cases if c["name"] == args.submission)
     warnings.simplefilter("ignore")  # cross-sentence relations are reported as warnings
-    rows = []
-    for case in cases:
-        gold, submission = PARITY / case["gold"], PARITY / case["submission"]
-        expected = json.loads((PARITY / case["result"]).read_text(encoding="utf-8"))
-        cpu, wall = [], []
-        for _ in range(args.repeat):
-            c0, w0 = time.process_time(), time.perf_counter()
-            result = taskeval.score_files("ehealthkd", references=gold, predictions=submission)
-            cpu.append(time.process_time() - c0)
-            wall.append(time.perf_counter() - w0)
-        assert result == expected, case["name"]
-        rows.append((case["name"], statistics.median(cpu), statistics.median(wall), min(cpu)))
-    n_eval = 3 * len(rows)
-    total_cpu = sum(r[1] for r in rows)
-    total_wall = sum(r[2] for r in rows)
-    per_eval = 1000 * total_cpu / n_eval
-    per_eval_min = 1000 * sum(r[3] for r in rows) / n_eval
-    print(f"machine: {machine()}")
-    print(f"{'submission':28s} {'CPU ms (3 scenarios)':>22s} {'wall ms':>9s} {'min CPU ms':>11s}")
-    for name, c, w, m in rows:
-        print(f"{name:28s} {1000 * c:22.1f} {1000 * w:9.1f} {1000 * m:11.1f}")
-    print(
-        f"{len(rows)} submissions, {n_eval} scenario evaluations: "
-        f"{1000 * total_cpu:.0f} ms CPU ({1000 * total_wall:.0f} ms wall) in all, "
-        f"{per_eval:.1f} ms CPU per scenario evaluation (median; {per_eval_min:.1f} ms from the "
-        f"minima); official ~{OFFICIAL_MS_PER_SCENARIO:.0f} ms, ratio "
-        f"{OFFICIAL_MS_PER_SCENARIO / per_eval:.1f}x ({OFFICIAL_MS_PER_SCENARIO / per_eval_min:.1f}x)"
-    )
+    size = f"1 real submission ({case['name']}) × 3 scenarios"
+    lines = []
+    if checkout:
+        with tempfile.TemporaryDirectory() as tmp:
+            runs = side_by_side(checkout, case, args.repeat, Path(tmp))
+        official, ours = runs["official"].median, runs["taskeval"].median
+        source = ""
+        for name, run in runs.items():
+            walls = ", ".join(f"{w:.2f}" for w in run.walls)
+            lines.append([name, walls, f"{run.median:.3f}", f"{run.peak_mb:.0f}"])
+    else:
+        cli = [sys.executable, "-m", "taskeval", "score", "ehealthkd", "--references",
+               str(PARITY / case["gold"]), "--predictions", str(PARITY / case["submission"])]  # fmt: skip
+        official, ours, source = (
+            RECORDED_S,
+            alternate({"t": cli}, args.repeat)["t"].median,
+            "recorded",
+        )
+    rows = [row(size, "whole process: read + score", official, ours, 1.0, source=source)]
     direct_ms = time_compute(cases, args.repeat)
-    write_summary(
-        "ehealthkd",
-        [
-            {
-                "size": f"{len(rows)} real submissions × 3 scenarios",
-                "official": f"≈{OFFICIAL_MS_PER_SCENARIO:.0f} ms CPU per scenario (spec)",
-                "core": "—",
-                "compute": f"{direct_ms / n_eval:.1f} ms per scenario (scored rows, direct)",
-                "cli": f"{per_eval:.1f} ms CPU per scenario (read + score; "
-                f"{OFFICIAL_MS_PER_SCENARIO / per_eval:.1f}× less than official)",
-                "memory": "—",
-                "verdict": "≥ 5× less than official: "
-                + ("met" if OFFICIAL_MS_PER_SCENARIO / per_eval >= 5 else "missed"),
-            }
-        ],
-    )
+    write_summary("ehealthkd", rows)
+    report = f"""# eHealth-KD benchmark
+
+Machine: {machine()}; {load_note(load_start)}.
+Command: `python bench/bench_ehealthkd.py --repeat {args.repeat} --submission {args.submission}`
+with `--official` naming the folder of the `ehealthkd-2019` checkout.
+Whole process: the official `python -m scripts.evaltest HOLDER GOLD --single` (run in the
+checkout; HOLDER holds only the folder `submission`) against `taskeval score ehealthkd
+--references GOLD --predictions SUBMISSION`, both scoring the three scenarios of the real 2019
+testing gold; the same numbers (checked before timing). Runs taken in turn (wall s):
+
+{table(["scorer", "runs", "median", "peak MB"], lines) if lines else "(official not run)"}
+
+In memory, `compute()` on the rows of all {len(cases)} real submissions × 3 scenarios takes
+{direct_ms:.0f} ms ({direct_ms / (3 * len(cases)):.1f} ms per scenario); the official script has no
+in-memory entry separate from its file reading.
+
+Summary (taskeval / official, target at most):
+
+{table(["size", "what", "official", "taskeval", "ratio", "target", "verdict"], [list(r.values()) for r in rows])}
+"""
+    out = Path(__file__).with_name("ehealthkd.md")
+    out.write_text(report, encoding="utf-8")
+    print(report)
 
 
 def time_compute(cases: list[dict], repeat: int) -> float:

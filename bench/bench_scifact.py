@@ -1,162 +1,185 @@
-"""SciFact: our scoring core vs ``compute()`` vs the CLI, on the real dev gold scaled up.
+"""SciFact: the official evaluator and taskeval side by side, whole process and in memory.
 
-    python bench/bench_scifact.py [--n 100000] [--repeat 5] [--predictions dev_multivers_covidfact_ckpt]
+    python bench/bench_scifact.py [--n 99900] [--repeat 5] [--official DIR]
 
-Data: the real SciFact dev gold (300 claims, CC BY 4.0) and a real prediction set on it, both from
-the parity corpus, replicated in order to ``--n`` claims (claim ids renumbered 0..n-1 so they stay
-unique). The official evaluator is not run here: its outputs on the unreplicated files are the
-parity cases. Writes bench/scifact.md.
+Data: the real SciFact dev gold (300 claims, CC BY 4.0) with a real prediction set of the parity
+corpus, as official files, and the same replicated in order to ``--n`` claims (ids renumbered).
+Whole process: ``eval.py --verbose`` (all 12 numbers) against one taskeval process giving the
+same 12 numbers (``taskeval score scifact_abstract,scifact_sentence``, or where the CLI does not
+take several metrics yet, ``leaderboard_scores`` of the package's reader, which it calls). In
+memory: the official ``Evaluator.evaluate`` on the parsed lines against each metric's
+``compute()`` on the rows. ``--official`` (or ``$TASKEVAL_OFFICIAL``) names the folder holding
+the ``scifact-evaluator`` checkout; without it the recorded figures of the official evaluator on
+this machine class are used. Writes bench/scifact.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import machine, median_time, run_command, table, write_summary
+from bench.common import (
+    add_official_option,
+    alternate,
+    alternate_calls,
+    load_note,
+    machine,
+    official_checkout,
+    row,
+    table,
+    write_summary,
+)
 
 CASES = Path(__file__).resolve().parents[1].parent / "shared" / "parity" / "scifact" / "cases"
+# eval.py --verbose, whole process, on this machine class (99,900 claims; 300 claims).
+RECORDED = {"large": 2.96, "small": 0.12}
+# What a process of taskeval does to print the 12 numbers when the CLI takes one metric a call.
+FUNCTION = (
+    "import json, sys\n"
+    "from taskeval._metrics.scifact_abstract.inputs import leaderboard_scores\n"
+    "print(json.dumps(leaderboard_scores(sys.argv[1], sys.argv[2])))"
+)
 
 
-def replicate(rows: list[dict], n: int) -> list[dict]:
-    return [{**rows[i % len(rows)], "id": i} for i in range(n)]
+def replicate(source: Path, target: Path, n: int) -> None:
+    lines = [json.loads(x) for x in source.read_text(encoding="utf-8").splitlines()]
+    with open(target, "w", encoding="utf-8") as f:
+        for i in range(n):
+            f.write(json.dumps({**lines[i % len(lines)], "id": i}) + "\n")
+
+
+def taskeval_command(gold: Path, preds: Path) -> tuple[list[str], str]:
+    """The one-process command for the 12 numbers: the CLI if it takes both metrics at once."""
+    cli = [sys.executable, "-m", "taskeval", "score", "scifact_abstract,scifact_sentence"]
+    cli += ["--references", str(gold), "--predictions", str(preds)]
+    done = subprocess.run(cli, capture_output=True, text=True)
+    if done.returncode == 0 and len(json.loads(done.stdout)) == 12:
+        return cli, "`taskeval score scifact_abstract,scifact_sentence`"
+    command = [sys.executable, "-c", FUNCTION, str(gold), str(preds)]
+    return command, "`leaderboard_scores` in a fresh process (the CLI took one metric a call)"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--n", type=int, default=100_000)
+    parser.add_argument("--n", type=int, default=99_900)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--predictions", default="dev_multivers_covidfact_ckpt")
+    add_official_option(parser)
     args = parser.parse_args()
-
-    import evaluate
-
-    import taskeval
-    from taskeval._metrics.scifact_abstract.scoring import (
-        check_pairs,
-        count,
-        prediction_records,
-        reference_records,
-        scifact_scores,
-    )
-
-    load_before = os.getloadavg()[0]
+    checkout = official_checkout(args.official, "scifact-evaluator", "evaluator/eval.py")
+    load_start = os.getloadavg()[0]
     case = CASES / args.predictions
-    dev = taskeval.read_official(
-        "scifact_abstract", references=case / "gold.jsonl", predictions=case / "predictions.jsonl"
-    )
-    predictions = replicate(dev["predictions"], args.n)
-    references = replicate(dev["references"], args.n)
-
-    t_core, ours = median_time(lambda: scifact_scores(predictions, references), args.repeat)
-    preds, refs = prediction_records(predictions), reference_records(references)
-    check_pairs(preds, refs)
-    t_count, _ = median_time(lambda: count(preds, refs), args.repeat)
-    few = max(1, args.repeat // 2)
-    abstract, sentence = taskeval.load("scifact_abstract"), taskeval.load("scifact_sentence")
-    both = evaluate.combine([abstract, sentence])
-    t_abs, r_abs = median_time(
-        lambda: abstract.compute(predictions=predictions, references=references), few
-    )
-    t_sent, r_sent = median_time(
-        lambda: sentence.compute(predictions=predictions, references=references), few
-    )
-    t_both, r_both = median_time(
-        lambda: both.compute(predictions=predictions, references=references), few
-    )
-    assert ours == {**r_abs, **r_sent} == r_both
-
-    def through_arrow(metric):
-        metric.add_batch(predictions=predictions, references=references)
-        return metric.compute()
-
-    t_arrow, r_arrow = median_time(lambda: through_arrow(abstract), few)
-    t_det_abs, d_abs = median_time(
-        lambda: abstract.compute(predictions=predictions, references=references, details=True), few
-    )
-    t_det_sent, d_sent = median_time(
-        lambda: sentence.compute(predictions=predictions, references=references, details=True), few
-    )
-    assert r_arrow == r_abs
-    n_abs, n_sent = len(d_abs.pop("details")), len(d_sent.pop("details"))
-    assert d_abs == r_abs and d_sent == r_sent
-
+    rows, lines = [], []
     with tempfile.TemporaryDirectory() as tmp:
-        gold_path, pred_path = Path(tmp) / "gold.jsonl", Path(tmp) / "predictions.jsonl"
-        with open(gold_path, "w", encoding="utf-8") as f:
-            for r in references:
-                evidence: dict[str, list] = {}
-                for e in r["evidence"]:
-                    item = {"sentences": e["sentences"], "label": e["label"]}
-                    evidence.setdefault(e["doc_id"], []).append(item)
-                f.write(json.dumps({"id": r["id"], "evidence": evidence}) + "\n")
-        with open(pred_path, "w", encoding="utf-8") as f:
-            for p in predictions:
-                evidence = {
-                    e["doc_id"]: {"sentences": e["sentences"], "label": e["label"]}
-                    for e in p["evidence"]
-                }
-                f.write(json.dumps({"id": p["id"], "evidence": evidence}) + "\n")
-        cli = [sys.executable, "-m", "taskeval", "score", "scifact_abstract"]
-        t_cli, rss_cli = run_command(
-            [*cli, "--references", str(gold_path), "--predictions", str(pred_path)], repeat=3
-        )
-
-    def row(what: str, seconds: float) -> list[str]:
-        return [what, f"{seconds:.3f}", f"{seconds / t_core:.2f}"]
-
-    rows = [
-        row("scoring core `scifact_scores` (check + count, all 12 numbers)", t_core),
-        row("scoring core, counting only (rows already checked)", t_count),
-        row("`taskeval.load('scifact_abstract').compute()`", t_abs),
-        row("`taskeval.load('scifact_sentence').compute()`", t_sent),
-        row("`evaluate.combine([both]).compute()` (12 numbers)", t_both),
-        row("`scifact_abstract`: `add_batch()` then `compute()` (evaluate's Arrow path)", t_arrow),
-        row(f"`scifact_abstract.compute(details=True)` ({n_abs:,} records)", t_det_abs),
-        row(f"`scifact_sentence.compute(details=True)` ({n_sent:,} records)", t_det_sent),
-        row(f"`taskeval score scifact_abstract` CLI (read + score; peak {rss_cli:.0f} MB)", t_cli),
-    ]
+        big_gold, big_preds = Path(tmp) / "gold.jsonl", Path(tmp) / "predictions.jsonl"
+        replicate(case / "gold.jsonl", big_gold, args.n)
+        replicate(case / "predictions.jsonl", big_preds, args.n)
+        sizes = {
+            "large": (f"{args.n:,} claims (dev replicated)", big_gold, big_preds, 0.5),
+            "small": ("300 claims (dev)", case / "gold.jsonl", case / "predictions.jsonl", 1.0),
+        }
+        ours, how = taskeval_command(case / "gold.jsonl", case / "predictions.jsonl")
+        for key, (size, gold, preds, target) in sizes.items():
+            commands = {"taskeval": [*ours[:-2], str(gold), str(preds)]}
+            if checkout:
+                out = Path(tmp) / "metrics.json"
+                commands["official"] = [
+                    sys.executable, str(checkout / "evaluator" / "eval.py"),
+                    "--labels_file", str(gold), "--preds_file", str(preds),
+                    "--metrics_output_file", str(out), "--verbose",
+                ]  # fmt: skip
+                # Same numbers first: the official output file against taskeval's.
+                subprocess.run(commands["official"], check=True, stdout=subprocess.DEVNULL)
+                printed = subprocess.run(commands["taskeval"], check=True, capture_output=True)
+                official_numbers = json.loads(out.read_text(encoding="utf-8"))
+                assert json.loads(printed.stdout) == official_numbers, size
+                commands = {"official": commands["official"], "taskeval": commands["taskeval"]}
+            runs = alternate(commands, args.repeat)
+            official = runs["official"].median if checkout else RECORDED[key]
+            rows.append(
+                row(size, "whole process, 12 numbers", official, runs["taskeval"].median, target,
+                    source="" if checkout else "recorded figure")
+            )  # fmt: skip
+            for name, run in runs.items():
+                walls = ", ".join(f"{w:.2f}" for w in run.walls)
+                lines.append(
+                    f"| {size} | {name} | {walls} | {run.median:.3f} | {run.peak_mb:.0f} |"
+                )
+        if checkout:
+            rows.append(in_memory(checkout, big_gold, big_preds, sizes["large"][0], args.repeat))
+    write_summary("scifact", rows)
     report = f"""# SciFact benchmark
 
-Machine: {machine()}; load average {load_before:.1f} at the start and {os.getloadavg()[0]:.1f} at
-the end (other jobs shared the CPUs, so single timings vary by up to 2x).
-Command: `python bench/bench_scifact.py --n {args.n} --repeat {args.repeat} --predictions {args.predictions}`.
+Machine: {machine()}; {load_note(load_start)}.
+Command: `python bench/bench_scifact.py --n {args.n} --repeat {args.repeat}` with
+`--official` naming the folder of the `scifact-evaluator` checkout
+({"given" if checkout else "not given: recorded official figures"}).
 Data: the real SciFact dev gold (300 claims) with the `{args.predictions}` predictions of the
-parity corpus, replicated to {args.n:,} claims ({sum(len(r["evidence"]) for r in references):,}
-gold rationales, {sum(len(p["evidence"]) for p in predictions):,} predicted abstracts), in memory;
-the CLI reads the same rows from official JSONL files. Medians of {args.repeat} runs (compute:
-{few}, CLI: 3). All give identical numbers:
-`{json.dumps(ours)}`.
-`compute()` with all rows in one call of one process scores them directly (the same checks as
-`add_batch`); rows added first go through evaluate's Arrow cache.
+parity corpus, as official files, and both replicated to {args.n:,} claims.
+taskeval's process: {how}; the package's CLI is to call
+`taskeval._metrics.scifact_abstract.inputs.leaderboard_scores(references, predictions)` for
+`score scifact_abstract,scifact_sentence`. Both print the same 12 numbers (checked on each
+size before timing).
 
-{table(["what", "median s", "ratio to core"], rows)}
+Whole process, runs taken in turn (wall s); the official command is
+`python evaluator/eval.py --labels_file G --preds_file P --metrics_output_file M --verbose`:
+
+| size | scorer | runs | median | peak MB |
+|---|---|---|---|---|
+{chr(10).join(lines)}
+
+Summary (taskeval / official, target at most):
+
+{table(["size", "what", "official", "taskeval", "ratio", "target", "verdict"], [list(r.values()) for r in rows])}
 """
-    write_summary(
-        "scifact",
-        [
-            {
-                "size": f"{args.n:,} claims (real dev gold, replicated)",
-                "official": "not runnable here (source only on GitHub)",
-                "core": f"{t_core:.2f} s (12 numbers)",
-                "compute": f"abstract {t_abs:.2f} s, sentence {t_sent:.2f} s "
-                f"({max(t_abs, t_sent) / t_core:.2f}× core)",
-                "cli": f"{t_cli:.2f} s",
-                "memory": f"CLI peak {rss_cli:.0f} MB",
-                "verdict": "compute ≤ 2× core: "
-                + ("met" if max(t_abs, t_sent) <= 2 * t_core else "missed"),
-            }
-        ],
-    )
     out = Path(__file__).with_name("scifact.md")
     out.write_text(report, encoding="utf-8")
     print(report)
+
+
+def in_memory(checkout: Path, gold: Path, preds: Path, size: str, repeat: int) -> dict[str, str]:
+    """Official ``Evaluator.evaluate`` (12 numbers) against each metric's ``compute()``."""
+    import taskeval
+
+    spec = importlib.util.spec_from_file_location(
+        "official_scifact_eval", checkout / "evaluator" / "eval.py"
+    )
+    official = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(official)  # type: ignore[union-attr]
+    gold_lines = [json.loads(x) for x in gold.read_text(encoding="utf-8").splitlines()]
+    pred_lines = [json.loads(x) for x in preds.read_text(encoding="utf-8").splitlines()]
+    inputs = taskeval.read_official("scifact_abstract", references=gold, predictions=preds)
+    abstract, sentence = taskeval.load("scifact_abstract"), taskeval.load("scifact_sentence")
+
+    def run_official():
+        golds = [official.unify_label(g) for g in gold_lines]
+        return official.Evaluator(verbose=True).evaluate(golds, pred_lines)
+
+    expected = run_official()
+    assert {**abstract.compute(**inputs), **sentence.compute(**inputs)} == expected
+    times = alternate_calls(
+        {
+            "official": run_official,
+            "abstract": lambda: abstract.compute(**inputs),
+            "sentence": lambda: sentence.compute(**inputs),
+        },
+        max(1, repeat // 2),
+    )
+    med = {k: sorted(v)[len(v) // 2] for k, v in times.items()}
+    slower = max(med["abstract"], med["sentence"])
+    return row(
+        size, "in memory: each metric's compute() (6 numbers) vs Evaluator.evaluate (12)",
+        med["official"], slower, 1.0,
+        note=f"abstract {med['abstract']:.3g} s, sentence {med['sentence']:.3g} s",
+    )  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
 import resource
 import statistics
 import subprocess
+import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +67,122 @@ RESULTS = Path(__file__).with_name("results")
 def write_summary(task: str, rows: list[dict[str, Any]]) -> None:
     """Rows of the table in bench/README.md (see bench/__main__.py), one file per benchmark.
 
-    Keys: size, official, core, compute, cli, memory, verdict (all text)."""
+    Keys: size, what, official, taskeval, ratio, target, verdict (all text); ``row`` makes them."""
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / f"{task}.json").write_text(json.dumps(rows, indent=1), encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------------------------
+# The official scorers, run side by side with taskeval
+
+OFFICIAL_ENV = "TASKEVAL_OFFICIAL"
+
+
+def add_official_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--official",
+        default=os.environ.get(OFFICIAL_ENV),
+        help="folder holding the official checkouts (scifact-evaluator, ehealthkd-2019, tydiqa; "
+        f"default ${OFFICIAL_ENV}); without it the figures of the specs are used",
+    )
+
+
+def official_checkout(folder: str | None, name: str, probe: str) -> Path | None:
+    """``folder/name`` when it holds the file ``probe``, else None (the spec figures are used)."""
+    if not folder:
+        return None
+    path = Path(folder) / name
+    return path if (path / probe).exists() else None
+
+
+@dataclass
+class Run:
+    """Wall times (s) and the peak RSS (MB) of one command run several times."""
+
+    walls: list[float]
+    peak_mb: float
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.walls)
+
+
+# Runs one command and prints its wall time and peak RSS: a small fresh interpreter forks it, so
+# the peak is the command's own (a child forked from a big benchmark process would inherit the
+# benchmark's peak, which survives exec).
+_PROBE = (
+    "import resource, subprocess, sys, time\n"
+    "t = time.perf_counter()\n"
+    "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)\n"
+    "wall = time.perf_counter() - t\n"
+    "print(wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)"
+)
+
+
+def alternate(
+    commands: dict[str, list[str]], repeat: int, cwd: dict[str, Path] | None = None
+) -> dict[str, Run]:
+    """Run each command in turn, ``repeat`` rounds: a change of the machine's load hits all of
+    them alike. Each run is a fresh process; its output is discarded."""
+    runs = {name: Run([], 0.0) for name in commands}
+    for _ in range(repeat):
+        for name, argv in commands.items():
+            done = subprocess.run(
+                [sys.executable, "-c", _PROBE, *argv],
+                cwd=(cwd or {}).get(name),
+                capture_output=True,
+                text=True,
+            )
+            if done.returncode != 0:
+                raise RuntimeError(f"{argv} failed: {done.stderr[-2000:]}")
+            wall, peak = map(float, done.stdout.split())
+            runs[name].walls.append(wall)
+            runs[name].peak_mb = max(runs[name].peak_mb, peak)
+    return runs
+
+
+def alternate_calls(calls: dict[str, Callable[[], Any]], repeat: int) -> dict[str, list[float]]:
+    """Wall times of in-process calls, run in turn ``repeat`` rounds."""
+    times: dict[str, list[float]] = {name: [] for name in calls}
+    for _ in range(repeat):
+        for name, fn in calls.items():
+            start = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - start)
+    return times
+
+
+def row(
+    size: str,
+    what: str,
+    official: float,
+    ours: float,
+    target: float,
+    unit: str = "s",
+    source: str = "",
+    note: str = "",
+) -> dict[str, str]:
+    """One row of the table: taskeval / official against the target ratio (at most); ``source``
+    says where an official figure not measured in this run comes from."""
+    ratio = ours / official
+
+    def show(value: float) -> str:
+        return f"{value:.0f} MB" if unit == "MB" else f"{value:.3g} s"
+
+    return {
+        "size": size,
+        "what": what,
+        "official": show(official) + (f" ({source})" if source else ""),
+        "taskeval": show(ours) + (f" ({note})" if note else ""),
+        "ratio": f"{ratio:.2f}",
+        "target": f"≤ {target:g}",
+        "verdict": "met" if ratio <= target else "missed",
+    }
+
+
+def load_note(start: float) -> str:
+    return (
+        f"load average {start:.1f} at the start and {os.getloadavg()[0]:.1f} at the end: the "
+        "machine was shared with other jobs, so single timings vary; medians of runs taken in "
+        "turn (official, taskeval, official, ...) keep the ratios fair"
+    )

@@ -127,7 +127,9 @@ def export(name: str, target: str | PathLike, *, overwrite: bool = False) -> lis
         raise ValueError(f"{name} has no Space")
     target = Path(target)
     if target.exists() and any(target.iterdir()) and not overwrite:
-        raise ValueError(f"{target} is not empty (--overwrite, or overwrite=True, replaces what it holds)")
+        raise ValueError(
+            f"{target} is not empty (--overwrite, or overwrite=True, replaces what it holds)"
+        )
     target.mkdir(parents=True, exist_ok=True)
 
     written = []

@@ -11,7 +11,7 @@ from os import PathLike
 from typing import Any
 
 from .jsonl import read_jsonl
-from .scoring import DEFAULT_MAX_EVIDENCE, fever_score, gc_paused
+from .scoring import DEFAULT_MAX_EVIDENCE, fever_score, gc_paused, official_form_score
 
 
 def _int_or_none(text: str) -> int | None:
@@ -96,8 +96,36 @@ def score_files(
     predictions: str | PathLike,
     max_evidence: int | None = DEFAULT_MAX_EVIDENCE,
 ) -> dict[str, float]:
-    """What ``taskeval score fever_score`` prints."""
+    """What ``taskeval score fever_score`` prints.
+
+    The parsed lines are scored as they are when they are plainly valid (each prediction line
+    with its own gold, or paired with the gold line of the same number); anything else goes
+    through ``read_official`` and ``fever_score``, which name the line and field of a problem.
+    """
+    preds = read_jsonl(predictions)
+    actual = read_jsonl(references) if references is not None else None
+    gold = _gold_lines(preds, actual)
+    if gold is not None:
+        try:
+            scores = official_form_score(preds, gold, max_evidence)
+        except ValueError:  # a bad max_evidence: the checking path reports it in its turn
+            scores = None
+        if scores is not None:
+            return scores
+    del preds, actual, gold
     return fever_score(**read_official(references, predictions), max_evidence=max_evidence)
+
+
+def _gold_lines(preds: list, actual: list | None) -> list | None:
+    """The gold of each prediction line as ``_pair`` picks it (the line itself when it holds
+    ``label`` and ``evidence``, else the gold line of the same number), or None when that pairing
+    would fail."""
+    own = [type(row) is dict and "label" in row and "evidence" in row for row in preds]
+    if all(own):
+        return preds
+    if actual is None or len(actual) != len(preds):
+        return None
+    return [row if mine else gold for row, mine, gold in zip(preds, own, actual)]
 
 
 _NEI = "NOT ENOUGH INFO"

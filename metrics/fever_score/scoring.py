@@ -332,6 +332,20 @@ def _official_form_scores(
     return out
 
 
+def official_form_score(
+    predictions: Sequence[Any], references: Sequence[Any], max_evidence: int | None
+) -> dict[str, float] | None:
+    """The five numbers for rows of equal number all in the official list form (parsed lines of
+    the official files), or None when any row is in another form or malformed: the caller then
+    takes the checking path, which scores it or names the problem. ``max_evidence`` is checked."""
+    check_max_evidence(max_evidence)
+    if len(predictions) != len(references) or not predictions:
+        return None
+    with gc_paused():
+        claims = _official_form_scores(predictions, references, max_evidence)
+    return None if claims is None else aggregate(claims, len(predictions))
+
+
 def score(
     predictions: Sequence[Prediction],
     references: Sequence[Reference],

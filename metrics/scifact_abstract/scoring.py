@@ -356,6 +356,91 @@ def count(predictions: Sequence[Mapping], references: Sequence[Mapping]) -> Coun
     return c
 
 
+def _plain_sentences(sentences: Any) -> bool:
+    return type(sentences) is list and all(type(s) is int and s >= 0 for s in sentences)
+
+
+def official_counts(gold_lines: Sequence[Any], prediction_lines: Sequence[Any]) -> Counts | None:
+    """The eight counters straight from the parsed lines of the official files, in one pass, or
+    None when any line is not plainly valid.
+
+    Gold lines are ``{"id", "evidence": {doc_id: [{"sentences", "label"}, ...]}}`` and prediction
+    lines ``{"id", "evidence": {doc_id: {"sentences", "label"}}}`` (the leaderboard's files).
+    Only what ``check_*`` would accept without a word is counted here: JSON types exactly (an
+    int id, non-negative int sentences, a known label), non-empty gold rationales without a
+    repeated sentence, one label per gold abstract, no sentence in two of its rationales, the
+    same claim ids in the same order. On anything else (None) the caller takes the checking
+    path, which names the problem or scores what is unusual but valid. The counting is
+    ``count``'s, with the same operations in the same order.
+    """
+    if len(gold_lines) != len(prediction_lines):
+        return None
+    c = Counts()
+    for gold_line, pred_line in zip(gold_lines, prediction_lines):
+        if type(gold_line) is not dict or type(pred_line) is not dict:
+            return None
+        claim_id, gold_evidence = gold_line.get("id"), gold_line.get("evidence")
+        pred_evidence = pred_line.get("evidence")
+        if (
+            type(claim_id) is not int
+            or type(pred_line.get("id")) is not int
+            or pred_line["id"] != claim_id
+            or type(gold_evidence) is not dict
+            or type(pred_evidence) is not dict
+        ):
+            return None
+        gold: dict[str, tuple[str, list[frozenset]]] = {}
+        for doc_id, rationales in gold_evidence.items():
+            if type(rationales) is not list or not rationales:
+                return None
+            label, sets, seen = None, [], 0
+            for r in rationales:
+                if type(r) is not dict:
+                    return None
+                sentences, r_label = r.get("sentences"), r.get("label")
+                if (
+                    r_label not in LABELS
+                    or type(r_label) is not str
+                    or (label is not None and r_label != label)
+                    or not sentences
+                    or not _plain_sentences(sentences)
+                ):
+                    return None
+                label = r_label
+                s = frozenset(sentences)
+                sets.append(s)
+                seen += len(s)
+                c.sentence_relevant += len(sentences)
+                if len(s) != len(sentences):  # a sentence listed twice in one rationale
+                    return None
+            if len(sets) > 1 and len(frozenset().union(*sets)) != seen:  # shared sentences
+                return None
+            gold[doc_id] = (label, sets)  # type: ignore[assignment]
+        c.abstract_relevant += len(gold)
+        for doc_id, entry in pred_evidence.items():
+            if type(entry) is not dict:
+                return None
+            listed, p_label = entry.get("sentences"), entry.get("label")
+            if p_label not in LABELS or type(p_label) is not str or not _plain_sentences(listed):
+                return None
+            c.abstract_retrieved += 1
+            c.sentence_retrieved += len(listed)
+            if doc_id not in gold:
+                continue
+            gold_label, rationales = gold[doc_id]
+            predicted = set(listed)
+            selected = sum(len(r) for r in rationales if r <= predicted)
+            c.sentence_selection += selected
+            if p_label == gold_label:
+                c.sentence_label += selected
+                c.abstract_label_only += 1
+                k = max(MIN_SENTENCE_CAP, min(len(r) for r in rationales))
+                head = set(listed[:k])
+                if any(r <= head for r in rationales):
+                    c.abstract_rationalized += 1
+    return c
+
+
 def _div(a: float, b: float) -> float:
     return 0.0 if b == 0 else a / b
 

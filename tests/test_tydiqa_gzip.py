@@ -1,0 +1,63 @@
+"""The TyDi QA gold reader inflates gzip files as Python's gzip module reads them, with ISA-L's
+reader and with the standard-library fallback the metric folder uses when isal is missing."""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+
+from taskeval._metrics.tydiqa import inputs
+
+
+def _line(i: int) -> bytes:
+    return b'{"annotations":[],"example_id":%d,"language":"english"}\n' % i
+
+
+FILES = {
+    "empty file": b"",
+    "one member": gzip.compress(_line(1)),
+    "two members": gzip.compress(_line(1)) + gzip.compress(_line(2)),
+    "an empty member": gzip.compress(b"") + gzip.compress(_line(3)),
+    "zero padding at the end": gzip.compress(_line(1)) + b"\0" * 100,
+    "zero padding between members": gzip.compress(_line(1)) + b"\0" * 7 + gzip.compress(_line(2)),
+    "many members, padded, over many chunks": b"".join(
+        gzip.compress(b"".join(_line(i) for i in range(j, j + 3000))) + b"\0" * (j % 5)
+        for j in range(0, 15000, 3000)
+    ),
+}
+BROKEN = {
+    "truncated": gzip.compress(_line(1) * 50)[:-30],
+    "garbage after a member": gzip.compress(_line(1)) + b"xyz",
+    "not gzip": b"plain text\n",
+    "zero bytes only": b"\0" * 10,
+}
+
+
+@pytest.fixture(params=["isal", "zlib"])
+def reader(request, monkeypatch):
+    if request.param == "zlib":
+        monkeypatch.setattr(inputs, "igzip", None)
+    else:
+        assert inputs.igzip is not None  # taskeval requires isal
+    monkeypatch.setattr(inputs, "_CHUNK", 1 << 12)  # many chunks, members across their borders
+    return request.param
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_gzip_files_are_read_as_gzip_reads_them(tmp_path, reader, name):
+    path = tmp_path / "gold.jsonl.gz"
+    path.write_bytes(FILES[name])
+    expected = gzip.decompress(FILES[name]) if FILES[name] else b""
+    got = b"".join(data[start : end + 1] for _, data, start, end in inputs._lines(path, True))
+    assert got == expected
+
+
+@pytest.mark.parametrize("name", BROKEN)
+def test_broken_gzip_files_are_refused(tmp_path, reader, name):
+    path = tmp_path / "gold.jsonl.gz"
+    path.write_bytes(BROKEN[name])
+    with pytest.raises(OSError if name != "truncated" else EOFError):
+        gzip.decompress(BROKEN[name])
+    with pytest.raises(ValueError, match="cannot be read"):
+        list(inputs._lines(path, True))
