@@ -611,14 +611,13 @@ def test_nan_is_read_as_python_json_reads_it(tmp_path):
     assert np.isnan(read_jsonl(path)[0]["a"])
 
 
-def test_official_files_with_big_ints_surrogates_and_cr_breaks(tmp_path):
-    big = 2**64
+def _official_files(tmp_path, big, huge):
     gold = [
         {
             "id": big,
             "claim": "c",
             "evidence": {
-                "\ud800": [{"sentences": [2**70, 1], "label": "SUPPORT"}],
+                "\ud800": [{"sentences": [huge, 1], "label": "SUPPORT"}],
                 "7": [{"sentences": [3], "label": "CONTRADICT"}],
             },
             "cited_doc_ids": [1],
@@ -629,7 +628,7 @@ def test_official_files_with_big_ints_surrogates_and_cr_breaks(tmp_path):
         {
             "id": big,
             "evidence": {
-                "\ud800": {"sentences": [1, 2**70, 9], "label": "SUPPORT"},
+                "\ud800": {"sentences": [1, huge, 9], "label": "SUPPORT"},
                 "7": {"sentences": [4], "label": "CONTRADICT"},
             },
         },
@@ -638,6 +637,11 @@ def test_official_files_with_big_ints_surrogates_and_cr_breaks(tmp_path):
     gold_path, pred_path = tmp_path / "claims.jsonl", tmp_path / "pred.jsonl"
     gold_path.write_text("\r".join(json.dumps(g) for g in gold), encoding="utf-8")
     pred_path.write_text("\r\n".join(json.dumps(p) for p in pred) + "\r\n", encoding="utf-8")
+    return gold_path, pred_path
+
+
+def test_official_files_with_surrogates_and_cr_breaks(tmp_path):
+    gold_path, pred_path = _official_files(tmp_path, big=6, huge=70)
     # the official evaluator's numbers on these two files
     expected = {
         "abstract_label_only_precision": 0.6666666666666666,
@@ -654,8 +658,25 @@ def test_official_files_with_big_ints_surrogates_and_cr_breaks(tmp_path):
         "sentence_label_f1": 0.5,
     }
     inputs = taskeval.read_official("scifact_abstract", references=gold_path, predictions=pred_path)
-    assert inputs["references"][0]["id"] == big
     assert scifact_scores(**inputs) == expected
+
+
+def test_official_files_with_ints_outside_int64_are_refused_as_documented(tmp_path):
+    # Python's json reads 2**64 exactly (orjson would make it a float); the official scorer
+    # scores it, but add_batch's Arrow storage cannot: every path refuses it the same way.
+    gold_path, pred_path = _official_files(tmp_path, big=2**64, huge=70)
+    inputs = taskeval.read_official("scifact_abstract", references=gold_path, predictions=pred_path)
+    assert inputs["references"][0]["id"] == 2**64
+    with pytest.raises(
+        ValueError, match=r"field 'id' must be a claim id: expected a signed 64-bit int"
+    ):
+        scifact_scores(**inputs)
+    gold_path, pred_path = _official_files(tmp_path, big=6, huge=2**70)
+    inputs = taskeval.read_official("scifact_abstract", references=gold_path, predictions=pred_path)
+    with pytest.raises(
+        ValueError, match=r"sentence index \(at most 2\*\*63-1\), got 1180591620717411303424"
+    ):
+        scifact_scores(**inputs)
 
 
 def _hub_rows(path: Path) -> list[dict]:
