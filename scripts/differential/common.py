@@ -30,6 +30,15 @@ class Outcome:
     refusals: list[str] = field(default_factory=list)
 
 
+# Refusals the metric cards document (files the official scorer still scores): ints outside
+# int64, which add_batch's Arrow storage cannot hold, are refused on every path alike.
+DOCUMENTED_REFUSALS = ("expected a signed 64-bit int", "(at most 2**63-1)")
+
+
+def documented(refusal: str) -> bool:
+    return any(phrase in refusal for phrase in DOCUMENTED_REFUSALS)
+
+
 def official_dir(value: str | None) -> Path:
     path = value or os.environ.get("TASKEVAL_OFFICIAL")
     if not path or not Path(path).is_dir():
@@ -67,6 +76,7 @@ def run(
     official = official_dir(args.official)
     total = Outcome()
     cli_cases = skipped = 0
+    as_documented: list[str] = []
     start = time.perf_counter()
     for i in range(args.start, args.start + args.cases):
         rng = random.Random(f"{args.seed}-{i}")
@@ -79,7 +89,8 @@ def run(
         total.values += one.values
         skipped += one.skipped
         total.differences += [f"case {i}: {d}" for d in one.differences]
-        total.refusals += [f"case {i}: {r}" for r in one.refusals]
+        as_documented += [f"case {i}: {r}" for r in one.refusals if documented(r)]
+        total.refusals += [f"case {i}: {r}" for r in one.refusals if not documented(r)]
     summary: dict[str, Any] = {
         "metric": metric,
         "cases": args.cases,
@@ -90,6 +101,7 @@ def run(
         "values_compared": total.values,
         "differing_values": len(total.differences),
         "refusals": len(total.refusals),
+        "documented_refusals": len(as_documented),
         "seconds": round(time.perf_counter() - start, 1),
     }
     print(json.dumps(summary))
@@ -130,11 +142,14 @@ def write_jsonl(
 
 
 def int_edge(rng: random.Random, small: int = 5, negative: bool = True) -> int:
-    """A small int mostly; now and then one beyond 64 bits, as Python's json reads any size."""
+    """A small int mostly; now and then int64's edge, and rarely one beyond it (Python's json
+    reads any size; the cards document that every path refuses those)."""
     roll = rng.random()
-    if roll < 0.04:
-        return rng.choice([2**63 - 1, 2**63, 2**64 - 1, 2**64, 2**70 + 3, 10**25])
-    if roll < 0.06 and negative:
+    if roll < 0.004:
+        return rng.choice([2**63, 2**64 - 1, 2**64, 2**70 + 3, 10**25])
+    if roll < 0.02:
+        return 2**63 - 1
+    if roll < 0.03 and negative:
         return -rng.choice([2**63, 2**63 + 1, 2**64 + 5])
     return rng.randint(0, small)
 

@@ -96,7 +96,7 @@ def _official(official: Path, gold: Path, predictions: Path) -> dict:
 def check(rng: random.Random, official: Path, with_cli: bool) -> Outcome:
     outcome = Outcome()
     ids = rng.sample(range(1, 400), rng.randint(1, 6))
-    if rng.random() < 0.1:
+    if rng.random() < 0.02:  # the cards document the refusal of ids beyond int64
         ids[rng.randrange(len(ids))] = rng.choice([2**64, 2**64 + 7, -(2**63) - 1, 10**30])
     pairs = [_claim(rng, claim_id) for claim_id in ids]
     with tempfile.TemporaryDirectory() as folder:
