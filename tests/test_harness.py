@@ -404,9 +404,14 @@ def test_int64_bounds_are_accepted_on_every_path():
     lines = [-(2**63), 2**63 - 1]
     inputs = {
         "predictions": [
-            {"predicted_label": "SUPPORTS", "predicted_evidence": [["A", n] for n in lines]}
+            {"predicted_label": "SUPPORTS", "predicted_evidence": [["A", n] for n in lines]},
+            {"predicted_label": "SUPPORTS", "predicted_evidence": [["A", 0]]},
         ],
-        "references": [{"label": "SUPPORTS", "evidence": [[[0, 0, "A", n]] for n in lines]}],
+        "references": [
+            {"label": "SUPPORTS", "evidence": [[[0, 0, "A", n]] for n in lines]},
+            # A group mixing a None line and line 0 (nothing left to bound once both are dropped).
+            {"label": "SUPPORTS", "evidence": [[[0, 0, "A", 0], [0, 0, None, None]], []]},
+        ],
     }
     results = []
     for steps in _paths("fever_score", None, inputs, {}).values():
@@ -414,4 +419,5 @@ def test_int64_bounds_are_accepted_on_every_path():
             result = step()
         results.append(result)
     assert results[0]["strict_score"] == 1.0
+    assert results[0]["evidence_precision"] == 1.0
     assert all(r == results[0] for r in results)

@@ -168,7 +168,11 @@ def _fast_reference(row: Any) -> Reference | None:
         _, _, pages, lines = zip(*group)  # annotation and evidence ids are not scored
         if not set(zip(map(type, pages), map(type, lines))) <= _GOLD_TYPES:
             return None
-        if not all(map(INT64.__contains__, filter(None, lines))):  # ints only: None dropped
+        # Lines are ints or None here; -2**63 takes the row-by-row path, which accepts it.
+        if None not in lines:
+            if max(map(abs, lines)) > INT64_MAX:
+                return None
+        elif max(map(abs, filter(None, lines)), default=0) > INT64_MAX:  # None and 0 dropped
             return None
         gold_groups.append(list(zip(pages, lines)))
     return (label, gold_groups)
