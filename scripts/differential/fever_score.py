@@ -28,6 +28,7 @@ from common import (
     run,
     taskeval_cli,
     taskeval_compute,
+    taskeval_files,
     write_jsonl,
 )
 
@@ -102,6 +103,8 @@ def check(rng: random.Random, official: Path, with_cli: bool) -> Outcome:
         try:
             got = taskeval_compute("fever_score", gold_path, preds_path, **options)
             compare_values(expected, got, "compute", outcome)
+            got = taskeval_files("fever_score", gold_path, preds_path, **options)
+            compare_values(expected, got, "files", outcome)
             if with_cli:
                 flags = [] if max_evidence == 5 else ["--max-evidence", str(max_evidence)]
                 got = taskeval_cli("fever_score", gold_path, preds_path, *flags)

@@ -27,7 +27,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import Outcome, compare_values, dumps, run, taskeval_cli, taskeval_compute
+from common import (
+    Outcome,
+    compare_values,
+    dumps,
+    run,
+    taskeval_cli,
+    taskeval_compute,
+    taskeval_files,
+)
 
 LANGUAGES = ["english", "arabic", "bengali", "finnish", "japanese", "swahili", "thai"]
 TEXT = ['a', '"', '}', ']', '{', '[', "\\", "\\\\", "é", "日本", '"example_id": 5',
@@ -224,6 +232,8 @@ def check(rng: random.Random, official: Path, with_cli: bool) -> Outcome:
         try:
             got = _flat(taskeval_compute("tydiqa", gold_path, preds_path, **options))
             compare_values(expected, got, "compute", outcome)
+            got = _flat(taskeval_files("tydiqa", gold_path, preds_path, **options))
+            compare_values(expected, got, "files", outcome)
             if with_cli:
                 flags = ["--passage-non-null-threshold", str(passage)]
                 flags += ["--minimal-non-null-threshold", str(minimal)]
