@@ -398,8 +398,8 @@ def _export_run(args: argparse.Namespace) -> int:
         raise _UsageError(str(e)) from None
     try:
         paths = export(args.name, args.dir, overwrite=args.overwrite)
-    except ValueError as e:
-        raise DataError(str(e)) from None
+    except ValueError as e:  # a DIR that is not empty: the command's arguments are off
+        raise _UsageError(str(e)) from None
     except OSError as e:
         raise DataError(_os_error(e)) from None
     _print("\n".join(map(str, paths)))

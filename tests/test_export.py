@@ -123,6 +123,12 @@ def test_export_is_a_complete_space_repository(name, exports):
         if isinstance(node, ast.ImportFrom) and node.level == 1
     }
     assert imported and all((folder / f"{m}.py").is_file() for m in imported)
+    # app.py runs with the folder first on sys.path: no module of it may hide a standard one
+    # (a numbers.py once broke gradio's import of the standard library's numbers).
+    top_level = {p.stem for p in folder.glob("*.py")} | {
+        p.name for p in folder.iterdir() if p.is_dir()
+    }
+    assert not top_level & set(sys.stdlib_module_names)
     # README: the metric card, with the Space's front matter.
     text = (folder / "README.md").read_text(encoding="utf-8")
     header = yaml.safe_load(text.split("---\n")[1])

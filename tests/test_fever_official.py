@@ -212,11 +212,10 @@ def test_hub_rows_of_random_gold_score_as_the_official_gold():
         )
 
 
-def test_files_with_cr_breaks_big_lines_and_surrogates_score_as_the_official(tmp_path):
-    big = 2**64 + 1
+def _write_files(tmp_path, big, huge):
     gold = [
         {"id": 1, "label": "SUPPORTS", "evidence": [[[1, 2, "\ud800x", big]], [[3, 4, "B", 0]]]},
-        {"id": 2, "label": "REFUTES", "evidence": [[[5, 6, "C", 2**70]]]},
+        {"id": 2, "label": "REFUTES", "evidence": [[[5, 6, "C", huge]]]},
         {"id": 3, "label": NEI, "evidence": [[[7, None, None, None]]]},
     ]
     preds = [
@@ -225,12 +224,18 @@ def test_files_with_cr_breaks_big_lines_and_surrogates_score_as_the_official(tmp
             "predicted_label": "SUPPORTS",
             "predicted_evidence": [["\ud800x", big], ["D", 1]],
         },
-        {"id": 2, "predicted_label": "REFUTES", "predicted_evidence": [["C", 2**70 + 1]]},
+        {"id": 2, "predicted_label": "REFUTES", "predicted_evidence": [["C", huge + 1]]},
         {"id": 3, "predicted_label": NEI, "predicted_evidence": []},
     ]
     gold_path, preds_path = tmp_path / "actual.jsonl", tmp_path / "predictions.jsonl"
     gold_path.write_text("\r".join(json.dumps(g) for g in gold) + "\r", encoding="utf-8")
     preds_path.write_text("\r\n".join(json.dumps(p) for p in preds), encoding="utf-8")
+    return gold_path, preds_path
+
+
+def test_files_with_cr_breaks_and_surrogates_score_as_the_official(tmp_path):
+    big = 9
+    gold_path, preds_path = _write_files(tmp_path, big=big, huge=7)
     inputs = taskeval.read_official("fever_score", references=gold_path, predictions=preds_path)
     assert inputs["references"][0]["evidence"][0] == [[1, 2, "\ud800x", big]]
     expected = dict(
@@ -249,3 +254,15 @@ def test_files_with_cr_breaks_big_lines_and_surrogates_score_as_the_official(tmp
         "evidence_f1": 1 / 3,
     }
     assert fever_score(**inputs) == expected
+
+
+def test_files_with_lines_outside_int64_are_refused_as_documented(tmp_path):
+    # Python's json reads them exactly and the official scorer scores them, but add_batch's
+    # Arrow storage cannot hold them: every path refuses them alike (the card says so).
+    gold_path, preds_path = _write_files(tmp_path, big=2**64 + 1, huge=7)
+    inputs = taskeval.read_official("fever_score", references=gold_path, predictions=preds_path)
+    assert inputs["references"][0]["evidence"][0] == [[1, 2, "\ud800x", 2**64 + 1]]
+    with pytest.raises(ValueError, match=r"signed 64-bit range .*18446744073709551617"):
+        fever_score(**inputs)
+    with pytest.raises(ValueError, match=r"signed 64-bit range"):
+        taskeval.score_files("fever_score", references=gold_path, predictions=preds_path)

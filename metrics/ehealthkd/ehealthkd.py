@@ -6,7 +6,7 @@ import evaluate
 # evaluate's loader copies only the modules a script imports itself: the scoring core's helpers
 # (numbers) are named here too.
 from .checked_metric import CheckedRows
-from .numbers import as_int, as_list
+from .plain_values import as_int, as_list
 from .scoring import (
     SCENARIOS,
     check_lengths,

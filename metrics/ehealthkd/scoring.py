@@ -25,7 +25,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from .numbers import INT64, as_int, as_list, int_problem
+from .plain_values import INT64, as_int, as_list, int_problem
 
 SCENARIOS = ("scenario1", "scenario2", "scenario3")
 COUNT_KEYS = (

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from itertools import chain
 from typing import Any
 
-from .numbers import INT64, INT64_MAX, as_int
+from .plain_values import INT64, INT64_MAX, as_int
 
 NOT_ENOUGH_INFO = "NOT ENOUGH INFO"
 DEFAULT_MAX_EVIDENCE = 5

@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .numbers import INT64, INT64_MAX, as_int, as_list, int_problem
+from .plain_values import INT64, INT64_MAX, as_int, as_list, int_problem
 
 LABELS = ("SUPPORT", "CONTRADICT")
 # The abstract-level Label+Rationale check reads at most this many predicted sentences, unless

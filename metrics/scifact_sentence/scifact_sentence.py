@@ -4,7 +4,7 @@ import evaluate
 
 # evaluate's loader copies only the modules a script imports itself: all four are named here.
 from .checked_metric import CheckedRows
-from .numbers import as_int
+from .plain_values import as_int
 from .scifact_metric import ScifactRows, metric_info
 from .scoring import count, sentence_details, sentence_level, sentence_scores
 

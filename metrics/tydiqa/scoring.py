@@ -23,7 +23,7 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from .numbers import INT64, as_int, as_number, int_problem
+from .plain_values import INT64, as_int, as_number, int_problem
 
 LANGUAGES = (
     "english",

@@ -8,7 +8,7 @@ an int, a string never a number, and an int must fit the signed 64-bit range (wh
 features store). Neither numpy nor torch is imported: their values are recognised by the module
 of their type and converted with ``.item()`` / ``.tolist()``, which give plain Python values.
 
-Each metric folder links this file (``numbers.py``), so a folder still loads on its own.
+Each metric folder links this file (``plain_values.py``), so a folder still loads on its own.
 """
 
 from __future__ import annotations
