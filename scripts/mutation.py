@@ -2,7 +2,8 @@
 
 Each module listed under ``[tool.mutation.modules]`` in pyproject.toml is mutated one small
 change at a time, and the tests listed with it are run on every mutant. The work happens in a
-scratch copy of the working tree (``.mutation/tree``), never in the checkout itself: cosmic-ray
+scratch copy of the working tree (under ``.mutation/``, one per run, so runs on different
+modules can go on side by side), never in the checkout itself: cosmic-ray
 rewrites the mutated file on disk, which is also what lets it reach code loaded in unusual ways
 (the metric folders' linked files, ``taskeval._metrics`` mapped onto ``metrics/``, and modules that
 ``evaluate.load`` copies into its cache).
@@ -23,6 +24,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -46,9 +48,7 @@ def slug(module: str) -> str:
 
 def make_tree() -> Path:
     """A fresh copy of the working tree's files (tracked and new, links kept as links)."""
-    tree = STATE / "tree"
-    if tree.exists():
-        shutil.rmtree(tree)
+    tree = Path(tempfile.mkdtemp(prefix="tree-", dir=STATE))
     listed = subprocess.run(
         ["git", "ls-files", "-co", "--exclude-standard", "-z"],
         cwd=ROOT,
@@ -196,10 +196,13 @@ def main(argv: list[str] | None = None) -> int:
     if not args.report:
         deadline = time.monotonic() + args.minutes * 60
         tree = make_tree()
-        for module in modules:
-            if not run(module, config, tree, deadline, args.recheck):
-                print("time is up: run again to go on", flush=True)
-                break
+        try:
+            for module in modules:
+                if not run(module, config, tree, deadline, args.recheck):
+                    print("time is up: run again to go on", flush=True)
+                    break
+        finally:
+            shutil.rmtree(tree)
     for module in modules:
         r = report(module)
         done = r["killed"] + r["survived"]

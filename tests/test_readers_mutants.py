@@ -1,0 +1,51 @@
+"""The shared JSONL reader (metrics/_shared/jsonl.py) on fixed answers."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+from taskeval.registry import metric_module
+
+read_jsonl = metric_module("fever_score", "jsonl").read_jsonl
+
+
+def test_every_line_is_one_value(tmp_path):
+    path = tmp_path / "rows.jsonl"
+    path.write_bytes(b'{"a": 1, "a": 2}\n[1, 2]\n"x"\n3\n')
+    assert read_jsonl(path) == [{"a": 2}, [1, 2], "x", 3]
+    assert read_jsonl(str(path)) == [{"a": 2}, [1, 2], "x", 3]
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    assert read_jsonl(empty) == []
+
+
+@pytest.mark.parametrize(
+    "content,line", [(b'{"a": 1}\n\n{"a": 2}\n', 2), (b"{}\n{}\n{oops}\n", 3), (b"nope", 1)]
+)
+def test_a_bad_line_is_named(tmp_path, content, line):
+    path = tmp_path / "rows.jsonl"
+    path.write_bytes(content)
+    with pytest.raises(ValueError, match=rf"rows\.jsonl, line {line}: not a JSON value") as info:
+        read_jsonl(path)
+    assert info.value.__cause__ is None and info.value.__suppress_context__
+
+
+def test_the_garbage_collector_is_left_as_it_was(tmp_path):
+    path = tmp_path / "rows.jsonl"
+    path.write_bytes(b"1\n")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b"{\n")
+    assert gc.isenabled()
+    read_jsonl(path)
+    assert gc.isenabled()
+    with pytest.raises(ValueError):
+        read_jsonl(bad)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        read_jsonl(path)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
