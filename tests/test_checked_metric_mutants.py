@@ -39,6 +39,17 @@ def test_compute_with_all_rows_scores_them(metric):
     assert metric.compute(**_rows("1101"))["label_accuracy"] == 0.75
 
 
+def test_compute_with_all_rows_goes_straight_to_the_core(monkeypatch):
+    """Whole inputs in one call skip evaluate's Arrow round trip (and so its _compute)."""
+    metric = taskeval.load("fever_score")
+
+    def not_expected(*args, **kwargs):
+        raise AssertionError("evaluate's path was taken")
+
+    monkeypatch.setattr(metric, "_compute", not_expected)
+    assert metric.compute(**_rows("1100"))["label_accuracy"] == 0.5
+
+
 def test_compute_after_add_batch_scores_every_row_added(metric):
     """compute(predictions=..., references=...) after add_batch adds them to the earlier rows
     (evaluate's semantics): the direct path must not skip the rows already written."""

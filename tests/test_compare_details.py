@@ -36,6 +36,10 @@ def test_defaults_and_argument_checks():
     result = compare_rows("fever_score", _fever("01"), resamples=3)
     assert result["seed"] == 12345 and result["confidence"] == 0.95
     assert result["method"] == "bootstrap"
+    two = compare_rows("fever_score", _fever("01", "11"), resamples=3)
+    assert [s["name"] for s in two["systems"]] == ["system 1", "system 2"]
+    assert two["comparisons"][0]["system"] == "system 2"
+    assert two["comparisons"][0]["baseline"] == "system 1"
     systems = _fever("01", "11")
     for kwargs in (
         {"confidence": 0.0},
@@ -152,6 +156,10 @@ def test_worker_processes_split_the_resamples_without_changing_the_result(monkey
     _InlinePool.used = []
     assert compare_rows("tydiqa", systems, workers=5, **args) == serial
     assert compare_rows("tydiqa", systems, workers=1, **args) == serial
+    assert _InlinePool.used == []
+    assert compare_rows("tydiqa", systems, workers=3, **args) == serial  # three parts
+    assert _InlinePool.used == [3, 3]
+    _InlinePool.used = []
     stop = threading.Event()
     thread = threading.Thread(target=stop.wait)
     thread.start()
@@ -164,6 +172,15 @@ def test_worker_processes_split_the_resamples_without_changing_the_result(monkey
     _InlinePool.used = []
     compare_rows("tydiqa", systems, workers=2, method="bootstrap", resamples=4, seed=4)
     assert _InlinePool.used == [2]
+
+
+def test_tydiqa_bootstrap_p_value_is_a_bootstrap_one():
+    """B right and A wrong on every example: every resample has the same difference, so the
+    centred bootstrap finds none as extreme, p = 1 / (resamples + 1) (randomization: 2/32)."""
+    result = compare_rows("tydiqa", _tydi("00000", "11111"), resamples=99, seed=2, workers=1)
+    entry = result["comparisons"][0]["scores"]["avg_passage_f1"]
+    assert entry["p_value"] == 1 / 100
+    assert entry["low"] == entry["high"] == entry["difference"] == 1.0
 
 
 def test_tydiqa_randomization_swaps_each_example_with_probability_one_half():

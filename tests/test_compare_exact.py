@@ -377,3 +377,46 @@ def test_tydiqa_randomization_with_one_differing_example_has_p_one():
     scores = result["comparisons"][0]["scores"]
     assert scores["avg_passage_f1"]["difference"] != 0
     assert all(entry["p_value"] == 1.0 for entry in scores.values())
+
+
+def test_tydiqa_randomization_with_a_language_only_one_system_predicts():
+    """Swahili predicted by B alone (A has placeholder rows there): A's macro average leaves
+    swahili out, and its units cannot be swapped. The exact p-values enumerate the swaps of
+    the finnish examples only, scored by the metric itself."""
+    core = metric_module("tydiqa", "scoring")
+    finnish = [i for i, (lang, _, _) in enumerate(TYDI_EXAMPLES) if lang == "finnish"]
+
+    def systems(swap):
+        full = _tydi_systems(tuple(i in swap for i in range(len(TYDI_EXAMPLES))))
+        a = [
+            p if p["language"] == "finnish" else {"example_id": None}
+            for p in full[0]["predictions"]
+        ]
+        b = [
+            p if p["language"] == "finnish" else q
+            for p, q in zip(full[1]["predictions"], _tydi_systems()[1]["predictions"])
+        ]
+        return [
+            {"predictions": a, "references": full[0]["references"]},
+            {"predictions": b, "references": full[0]["references"]},
+        ]
+
+    def difference(swap):
+        first, second = (core.tydiqa_score(**s) for s in systems(swap))
+        return {k: second[k] - first[k] for k in core.AVG_KEYS}
+
+    observed = difference(())
+    subsets = [c for r in range(len(finnish) + 1) for c in itertools.combinations(finnish, r)]
+    null = [difference(c) for c in subsets]
+    exact = {
+        k: sum(abs(d[k]) >= abs(observed[k]) - 1e-12 for d in null) / len(subsets) for k in observed
+    }
+    assert exact["avg_passage_f1"] == 2 / 8
+    resamples = 2000
+    result = compare_rows(
+        "tydiqa", systems(()), method="randomization", resamples=resamples, seed=6, workers=1
+    )
+    scores = result["comparisons"][0]["scores"]
+    for key, p in exact.items():
+        assert scores[key]["difference"] == observed[key]
+        assert scores[key]["p_value"] == pytest.approx(p, abs=_mc_tolerance(p, resamples)), key
