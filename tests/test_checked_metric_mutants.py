@@ -68,6 +68,15 @@ def test_add_batch_and_add_score_like_compute(metric):
     assert metric.compute()["label_accuracy"] == 0.75
 
 
+def test_rows_are_given_by_keyword(metric):
+    with pytest.raises(TypeError):
+        metric.add(RIGHT, GOLD)
+    with pytest.raises(TypeError):
+        metric.add_batch([RIGHT], [GOLD])
+    with pytest.raises(TypeError):
+        metric.compute([RIGHT], [GOLD])
+
+
 def test_rows_are_checked_before_encoding(metric):
     """A malformed row gets the metric's own message naming it, not datasets' coercion."""
     bad = dict(RIGHT, predicted_evidence=[["page", "0"]])  # a str line would be coerced

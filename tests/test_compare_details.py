@@ -44,6 +44,8 @@ def test_defaults_and_argument_checks():
     for kwargs in (
         {"confidence": 0.0},
         {"confidence": 1.0},
+        {"confidence": -0.5},
+        {"confidence": 1.5},
         {"confidence": 1},
         {"workers": 0},
         {"workers": True},
@@ -129,6 +131,7 @@ class _InlinePool:
     """Stands in for the process pool: runs the parts here, and records that it was used."""
 
     used: ClassVar[list[int]] = []
+    parts: ClassVar[list[int]] = []
 
     def __init__(self, workers, mp_context=None):
         _InlinePool.used.append(workers)
@@ -140,7 +143,9 @@ class _InlinePool:
         return False
 
     def map(self, function, *iterables):
-        return list(map(function, *iterables))
+        out = list(map(function, *iterables))
+        _InlinePool.parts.append(len(out))
+        return out
 
 
 def test_worker_processes_split_the_resamples_without_changing_the_result(monkeypatch):
@@ -157,8 +162,9 @@ def test_worker_processes_split_the_resamples_without_changing_the_result(monkey
     assert compare_rows("tydiqa", systems, workers=5, **args) == serial
     assert compare_rows("tydiqa", systems, workers=1, **args) == serial
     assert _InlinePool.used == []
-    assert compare_rows("tydiqa", systems, workers=3, **args) == serial  # three parts
-    assert _InlinePool.used == [3, 3]
+    _InlinePool.parts = []
+    assert compare_rows("tydiqa", systems, workers=3, **args) == serial
+    assert _InlinePool.used == [3, 3] and _InlinePool.parts == [3, 3]
     _InlinePool.used = []
     stop = threading.Event()
     thread = threading.Thread(target=stop.wait)
@@ -172,6 +178,23 @@ def test_worker_processes_split_the_resamples_without_changing_the_result(monkey
     _InlinePool.used = []
     compare_rows("tydiqa", systems, workers=2, method="bootstrap", resamples=4, seed=4)
     assert _InlinePool.used == [2]
+
+
+def test_tydiqa_language_predicted_without_gold():
+    """A language with predictions and no gold example is scored (all zeros) in every resample:
+    the macro averages over thai and korean are half of thai's."""
+    systems = _tydi("11111", "11111")
+    for system in systems:
+        system["predictions"] = [
+            *system["predictions"],
+            dict(system["predictions"][0], example_id=99, language="korean"),
+        ]
+        system["references"] = [*system["references"], {"example_id": None}]
+    result = compare_rows("tydiqa", systems, method="randomization", resamples=20, workers=1)
+    for system in result["systems"]:
+        score = system["scores"]["avg_passage_f1"]
+        assert score == {"score": 0.5, "low": 0.5, "high": 0.5}
+    assert result["comparisons"][0]["scores"]["avg_passage_f1"]["p_value"] == 1.0
 
 
 def test_tydiqa_bootstrap_p_value_is_a_bootstrap_one():
@@ -251,6 +274,8 @@ def test_table(fixed_resamples):
     systems = _fever("10", "11")
     result = compare_rows("fever_score", systems, names=["a" * 20, "b"], resamples=101)
     assert format_result(result) == TABLE
+    short = compare_rows("fever_score", systems, names=["a", "b"], resamples=101)
+    assert "diff vs a " in format_result(short).splitlines()[2]
     # a longer baseline name is not repeated in the header
     result = compare_rows("fever_score", systems, names=["a" * 21, "b"], resamples=101)
     assert "diff vs the first" in format_result(result).splitlines()[2]
