@@ -3,6 +3,10 @@ the official scorer's output on the same rows)."""
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
+import pytest
+
 from taskeval.registry import metric_module
 
 core = metric_module("fever_score", "scoring")
@@ -27,3 +31,23 @@ def test_an_empty_gold_group_before_others_keeps_their_sentences():
         {"predicted_label": "SUPPORTS", "predicted_evidence": [{"page": "p", "line": 0}, ["q", 1]]}
     ]
     assert core.fever_score(slow, references) == expected
+
+
+def test_rows_off_the_fast_path_score_the_same():
+    """Read-only mappings are rows too; they take the checked path, with the same numbers."""
+    predictions = [{"predicted_label": "SUPPORTS", "predicted_evidence": [["p", 0], ["q", 1]]}]
+    references = [{"label": "SUPPORTS", "evidence": [[], [[None, None, "p", 0]]]}]
+    frozen_predictions = [MappingProxyType(row) for row in predictions]
+    frozen_references = [MappingProxyType(row) for row in references]
+    assert core.fever_score(frozen_predictions, frozen_references)["evidence_precision"] == 0.5
+    assert core.fever_score(predictions, frozen_references)["evidence_precision"] == 0.5
+
+
+def test_a_predicted_sentence_record_needs_exactly_page_and_line():
+    references = [{"label": "SUPPORTS", "evidence": [[[None, None, "p", 0]]]}]
+    for record in ({"page": "p", "line": 0, "score": 1.0}, {"page": "p"}):
+        predictions = [{"predicted_label": "SUPPORTS", "predicted_evidence": [record]}]
+        with pytest.raises(ValueError, match=r"predictions\[0\].*predicted_evidence"):
+            core.fever_score(predictions, references)
+    ok = [{"predicted_label": "SUPPORTS", "predicted_evidence": [{"line": 0, "page": "p"}]}]
+    assert core.fever_score(ok, references)["evidence_precision"] == 1.0
