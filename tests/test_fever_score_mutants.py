@@ -51,3 +51,22 @@ def test_a_predicted_sentence_record_needs_exactly_page_and_line():
             core.fever_score(predictions, references)
     ok = [{"predicted_label": "SUPPORTS", "predicted_evidence": [{"line": 0, "page": "p"}]}]
     assert core.fever_score(ok, references)["evidence_precision"] == 1.0
+
+
+def test_details_say_why_a_claim_is_not_strictly_right():
+    predictions = [
+        {"predicted_label": "SUPPORTS", "predicted_evidence": [["p", 0]]},
+        {"predicted_label": "SUPPORTS", "predicted_evidence": [["q", 0]]},
+        {"predicted_label": "REFUTES", "predicted_evidence": []},
+    ]
+    references = [
+        {"label": "SUPPORTS", "evidence": []},
+        {"label": "SUPPORTS", "evidence": [[[None, None, "p", 0]]]},
+        {"label": "SUPPORTS", "evidence": []},
+    ]
+    details = core.fever_score(predictions, references, details=True)["details"]
+    assert [d["why"] for d in details] == [
+        "right label, but the gold has no evidence group",
+        "right label, but no complete gold evidence group in the first 5 sentences",
+        "wrong label",
+    ]
