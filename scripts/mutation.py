@@ -116,6 +116,19 @@ def test_command(module: str, config: dict) -> str:
     return shlex.join([sys.executable, "-m", "pytest", "-x", "-q", *plugins, *args])
 
 
+def is_equivalent(module: str, config: dict, line: int, operator: str, diff: str | None) -> bool:
+    """Listed under ``[tool.mutation.equivalent]``: ``[line, operator, text of the mutated line]``
+    (the text a part of the diff's added line), reviewed by hand (reasons in docs/mutation.md)."""
+    added = [
+        d[1:] for d in (diff or "").splitlines() if d.startswith("+") and not d.startswith("++")
+    ]
+    for entry_line, entry_operator, text in config.get("equivalent", {}).get(module, []):
+        if entry_line == line and entry_operator in operator:
+            if any(text in a for a in added):
+                return True
+    return False
+
+
 def run(module: str, config: dict, tree: Path, deadline: float, recheck: bool) -> bool:
     """Run the module's pending mutants until done or the deadline; True when done."""
     db = session(module, config, tree)
@@ -127,11 +140,22 @@ def run(module: str, config: dict, tree: Path, deadline: float, recheck: bool) -
         with use_db(str(db), WorkDB.Mode.open) as work_db:
             if recheck:  # a survivor not reached before the deadline stays a survivor
                 survivors = {
-                    job
+                    job: result
                     for job, result in work_db.results
                     if result.test_outcome == TestOutcome.SURVIVED
                 }
-                pending = [i for i in work_db.work_items if i.job_id in survivors]
+                pending = [
+                    i
+                    for i in work_db.work_items
+                    if i.job_id in survivors
+                    and not is_equivalent(
+                        module,
+                        config,
+                        i.mutations[0].start_pos[0],
+                        i.mutations[0].operator_name,
+                        survivors[i.job_id].diff,
+                    )
+                ]
             else:
                 pending = list(work_db.pending_work_items)
             print(f"{module}: {len(pending)} mutants to run", flush=True)
@@ -150,9 +174,16 @@ def run(module: str, config: dict, tree: Path, deadline: float, recheck: bool) -
     return True
 
 
-def report(module: str) -> dict:
+def report(module: str, config: dict) -> dict:
     db = STATE / f"{slug(module)}.sqlite"
-    counts = {"mutants": 0, "killed": 0, "survived": 0, "pending": 0, "incompetent": 0}
+    counts = {
+        "mutants": 0,
+        "killed": 0,
+        "survived": 0,
+        "equivalent": 0,
+        "pending": 0,
+        "incompetent": 0,
+    }
     survivors = []
     if not db.exists():
         return {**counts, "survivors": survivors}
@@ -169,8 +200,11 @@ def report(module: str) -> dict:
         elif result.test_outcome == TestOutcome.KILLED:
             counts["killed"] += 1
         elif result.test_outcome == TestOutcome.SURVIVED:
-            counts["survived"] += 1
             m = item.mutations[0]
+            if is_equivalent(module, config, m.start_pos[0], m.operator_name, result.diff):
+                counts["equivalent"] += 1
+                continue
+            counts["survived"] += 1
             survivors.append(
                 {"line": m.start_pos[0], "operator": m.operator_name, "diff": result.diff}
             )
@@ -204,12 +238,13 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             shutil.rmtree(tree)
     for module in modules:
-        r = report(module)
+        r = report(module, config)
         done = r["killed"] + r["survived"]
         score = f"{100 * r['killed'] / done:.1f}%" if done else "-"
         print(
             f"{module}: {r['mutants']} mutants, {r['killed']} killed, {r['survived']} survived, "
-            f"{r['incompetent']} incompetent, {r['pending']} pending; killed {score}"
+            f"{r['equivalent']} equivalent, {r['incompetent']} incompetent, {r['pending']} "
+            f"pending; score (killed of the non-equivalent run) {score}"
         )
         for s in r["survivors"]:
             print(f"  line {s['line']}: {s['operator']}")
