@@ -13,6 +13,7 @@ from typing import ClassVar
 
 import numpy as np
 import pytest
+from test_compare_exact import _exact_bootstrap_p, _mc_tolerance
 
 from taskeval.compare import compare_rows, format_result, short_names
 from taskeval.registry import metric_module
@@ -33,7 +34,8 @@ def _fever(*outcomes: str) -> list[dict]:
 
 
 def test_defaults_and_argument_checks():
-    result = compare_rows("fever_score", _fever("01"), resamples=3)
+    result = compare_rows("fever_score", _fever("01"))
+    assert result["resamples"] == 1000
     assert result["seed"] == 12345 and result["confidence"] == 0.95
     assert result["method"] == "bootstrap"
     two = compare_rows("fever_score", _fever("01", "11"), resamples=3)
@@ -55,8 +57,12 @@ def test_defaults_and_argument_checks():
     ):
         with pytest.raises(ValueError):
             compare_rows("fever_score", systems, **{"resamples": 3, **kwargs})
-    for kwargs in ({"workers": 2}, {"workers": 1}, {"seed": 0}, {"seed": None}):
-        compare_rows("fever_score", systems, resamples=3, **kwargs)
+    for kwargs in ({"workers": 2}, {"workers": 1}, {"seed": 0}, {"seed": None}, {"resamples": 1}):
+        compare_rows("fever_score", systems, **{"resamples": 3, **kwargs})
+    with pytest.raises(ValueError, match="3 names for 2 systems"):
+        compare_rows("fever_score", systems, names=["a", "b", "c"])
+    with pytest.raises(TypeError):
+        compare_rows("fever_score", systems, ["a", "b"])
     with pytest.raises(ValueError, match="expected compute\\(\\) inputs"):
         compare_rows("fever_score", [{"predictions": systems[0]["predictions"]}])
     with pytest.raises(ValueError, match="expected compute\\(\\) inputs"):
@@ -84,6 +90,31 @@ def test_draws_in_chunks_give_exactly_the_resamples_asked(monkeypatch):
         assert result["comparisons"][0]["scores"]["label_accuracy"]["p_value"] == 1 / 11
     assert compare_module._chunks(10, 20) == [3, 3, 3, 1]
     assert compare_module._chunks(3, 20) == [3]
+
+
+def test_one_unit():
+    """One claim: every resample is the sample itself."""
+    result = compare_rows("fever_score", _fever("1", "0"), resamples=5)
+    assert result["units"] == 1
+    assert result["systems"][0]["scores"]["label_accuracy"] == {
+        "score": 1.0,
+        "low": 1.0,
+        "high": 1.0,
+    }
+    entry = result["comparisons"][0]["scores"]["label_accuracy"]
+    assert (entry["difference"], entry["low"], entry["high"]) == (-1.0, -1.0, -1.0)
+
+
+def test_three_systems_are_each_compared_with_the_first():
+    """Resamples and swaps are shared by all systems: each comparison equals the comparison of
+    that system alone with the first, under the same seed."""
+    a, b, c = _fever("0" * 20, "1" * 10 + "0" * 10, "1" * 20)
+    for method in ("bootstrap", "randomization"):
+        three = compare_rows("fever_score", [a, b, c], method=method, resamples=300, seed=3)
+        for system, comparison in zip((b, c), three["comparisons"]):
+            two = compare_rows("fever_score", [a, system], method=method, resamples=300, seed=3)
+            assert comparison["scores"] == two["comparisons"][0]["scores"]
+        assert three["comparisons"][0]["scores"] != three["comparisons"][1]["scores"]
 
 
 def test_no_units_at_all():
@@ -195,6 +226,18 @@ def test_tydiqa_language_predicted_without_gold():
         score = system["scores"]["avg_passage_f1"]
         assert score == {"score": 0.5, "low": 0.5, "high": 0.5}
     assert result["comparisons"][0]["scores"]["avg_passage_f1"]["p_value"] == 1.0
+
+
+def test_tydiqa_bootstrap_p_value_equals_the_exact_enumeration():
+    """Each example right for exactly one system (equal scores, so F1 = the share right): the
+    resampled difference is (2k - 5) / 5 for k draws of B's four examples, as for accuracies."""
+    diffs = [1, 1, 1, 1, -1]
+    exact = _exact_bootstrap_p(diffs)
+    assert exact == pytest.approx(0.05792)  # P(Binomial(5, 4/5) <= 2)
+    result = compare_rows("tydiqa", _tydi("00001", "11110"), resamples=4000, seed=12, workers=1)
+    entry = result["comparisons"][0]["scores"]["avg_passage_f1"]
+    assert entry["difference"] == 0.8 - 0.2
+    assert entry["p_value"] == pytest.approx(exact, abs=_mc_tolerance(exact, 4000))
 
 
 def test_tydiqa_bootstrap_p_value_is_a_bootstrap_one():
