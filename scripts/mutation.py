@@ -22,6 +22,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -221,6 +222,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--recheck", action="store_true", help="run the survivors again")
     parser.add_argument("--report", action="store_true", help="only print the results so far")
     args = parser.parse_args(argv)
+    # Stopped with SIGTERM, the run still restores the mutated file and removes its copy.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     config = settings()
     modules = args.modules or list(config["modules"])
     unknown = [m for m in modules if m not in config["modules"]]
