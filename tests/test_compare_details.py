@@ -47,7 +47,6 @@ def test_defaults_and_argument_checks():
         {"confidence": 0.0},
         {"confidence": 1.0},
         {"confidence": -0.5},
-        {"confidence": 1.5},
         {"confidence": 1},
         {"workers": 0},
         {"workers": True},
@@ -57,6 +56,9 @@ def test_defaults_and_argument_checks():
     ):
         with pytest.raises(ValueError):
             compare_rows("fever_score", systems, **{"resamples": 3, **kwargs})
+    for bad in (1.0, 1.5, 0.0, -0.5):
+        with pytest.raises(ValueError, match="confidence must be a float between 0 and 1"):
+            compare_rows("fever_score", systems, resamples=3, confidence=bad)
     for kwargs in ({"workers": 2}, {"workers": 1}, {"seed": 0}, {"seed": None}, {"resamples": 1}):
         compare_rows("fever_score", systems, **{"resamples": 3, **kwargs})
     with pytest.raises(ValueError, match="3 names for 2 systems"):
@@ -281,6 +283,8 @@ def test_short_names_are_the_shortest_distinct_tails():
     assert short_names(["x/run1/p.jsonl", "x/run2/p.jsonl"]) == ["run1/p.jsonl", "run2/p.jsonl"]
     assert short_names(["p.jsonl", "p.jsonl"]) == ["p.jsonl", "p.jsonl"]  # nothing tells them apart
     assert short_names([]) == []
+    # the whole path is tried as parts too, so it comes out normalized
+    assert short_names(["./a/p.jsonl", "./b/p.jsonl"]) == ["a/p.jsonl", "b/p.jsonl"]
 
 
 @pytest.fixture

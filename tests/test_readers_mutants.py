@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import gc
+import importlib.util
+import json
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -49,3 +53,20 @@ def test_the_garbage_collector_is_left_as_it_was(tmp_path):
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_without_orjson_the_standard_json_reads_the_same(tmp_path, monkeypatch):
+    """The metric folder alone needs only the standard library: with orjson missing, the reader
+    falls back to json, with the same values and messages."""
+    monkeypatch.setitem(sys.modules, "orjson", None)  # import orjson now raises ImportError
+    source = Path(metric_module("fever_score", "jsonl").__file__)
+    spec = importlib.util.spec_from_file_location("jsonl_without_orjson", source)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module._loads is json.loads
+    path = tmp_path / "rows.jsonl"
+    path.write_bytes(b'{"a": 1}\n\n')
+    with pytest.raises(ValueError, match=r"rows\.jsonl, line 2: not a JSON value"):
+        module.read_jsonl(path)
+    path.write_bytes(b'{"a": 1, "a": 2}\n[1]\n')
+    assert module.read_jsonl(path) == [{"a": 2}, [1]]
