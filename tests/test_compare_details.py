@@ -17,6 +17,7 @@ from test_compare_exact import _exact_bootstrap_p, _mc_tolerance
 
 from taskeval.compare import compare_rows, format_result, short_names
 from taskeval.registry import metric_module
+from taskeval.units import identity_scores
 
 compare_module = importlib.import_module("taskeval.compare")
 
@@ -228,6 +229,32 @@ def test_tydiqa_language_predicted_without_gold():
         score = system["scores"]["avg_passage_f1"]
         assert score == {"score": 0.5, "low": 0.5, "high": 0.5}
     assert result["comparisons"][0]["scores"]["avg_passage_f1"]["p_value"] == 1.0
+
+
+def test_tydiqa_units_of_an_example_without_prediction():
+    """Thai: gold example 13 answered right with score -1, gold example 14 without answer and
+    without prediction, which the official sweep counts as a predicted null with score 0 (a
+    quirk). Sorted by score: 0 (1 predicted, 0 right), then -1 (2 predicted, 1 right): the best
+    F1 is 2 * 0.5 * 1 / 1.5 = 2/3. Korean, one example right: 1. Macro: 5/6. Example 14's id is
+    just below the largest, 15: the units must not take it for a free id."""
+    no_answer = {"candidate_index": -1, "start_byte": -1, "end_byte": -1, "yes_no_answer": "none"}
+    answer = dict(no_answer, candidate_index=0)
+    references = [
+        {"example_id": 13, "language": "thai", "annotations": [answer] * 3},
+        {"example_id": 14, "language": "thai", "annotations": [no_answer] * 3},
+        {"example_id": 15, "language": "korean", "annotations": [answer] * 3},
+    ]
+    base = _tydi("1", "1")[0]["predictions"][0]
+    predictions = [
+        dict(base, example_id=13, language="thai", passage_answer_score=-1.0),
+        {"example_id": None},
+        dict(base, example_id=15, language="korean"),
+    ]
+    inputs = {"predictions": predictions, "references": references}
+    assert identity_scores("tydiqa", inputs)["avg_passage_f1"] == pytest.approx(5 / 6)
+    result = compare_rows("tydiqa", [inputs], resamples=5, workers=1)
+    assert result["units"] == 3
+    assert result["systems"][0]["scores"]["avg_passage_f1"]["score"] == pytest.approx(5 / 6)
 
 
 def test_tydiqa_bootstrap_p_value_equals_the_exact_enumeration():

@@ -70,3 +70,10 @@ def test_details_say_why_a_claim_is_not_strictly_right():
         "right label, but no complete gold evidence group in the first 5 sentences",
         "wrong label",
     ]
+
+
+def test_a_tuple_gold_sentence_is_refused():
+    predictions = [{"predicted_label": "SUPPORTS", "predicted_evidence": [["p", 0]]}]
+    references = [{"label": "SUPPORTS", "evidence": [[(None, None, "p", 0)]]}]
+    with pytest.raises(ValueError, match=r"references\[0\]"):
+        core.fever_score(predictions, references)
