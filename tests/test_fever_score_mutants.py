@@ -77,3 +77,28 @@ def test_a_tuple_gold_sentence_is_refused():
     references = [{"label": "SUPPORTS", "evidence": [[(None, None, "p", 0)]]}]
     with pytest.raises(ValueError, match=r"references\[0\]"):
         core.fever_score(predictions, references)
+
+
+def test_a_gold_sentence_with_an_int_page_is_refused_among_valid_ones():
+    """Every valid (page, line) type pair in one group, plus an int page: still refused."""
+    predictions = [{"predicted_label": "SUPPORTS", "predicted_evidence": [["p", 0]]}]
+    group = [
+        [None, None, "p", 0],
+        [None, None, None, 0],
+        [None, None, "p", None],
+        [None, None, None, None],
+        [None, None, 5, 0],
+    ]
+    with pytest.raises(ValueError, match=r"references\[0\]"):
+        core.fever_score(predictions, [{"label": "SUPPORTS", "evidence": [group]}])
+
+
+def test_rows_that_are_not_records_are_refused():
+    good_prediction = {"predicted_label": "SUPPORTS", "predicted_evidence": []}
+    good_reference = {"label": "SUPPORTS", "evidence": []}
+    for predictions, references, where in (
+        ([["SUPPORTS", []]], [good_reference], r"predictions\[0\]"),
+        ([good_prediction], [["SUPPORTS", []]], r"references\[0\]"),
+    ):
+        with pytest.raises(ValueError, match=where):
+            core.fever_score(predictions, references)
