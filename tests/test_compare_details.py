@@ -72,6 +72,13 @@ def test_defaults_and_argument_checks():
         compare_rows("fever_score", [["predictions", "references"]])
     with pytest.raises(ValueError, match="at least one system"):
         compare_rows("fever_score", [])
+    # other keys beside the two inputs are left alone
+    extra = [{**system, "name": "x"} for system in systems]
+    assert compare_rows("fever_score", extra, resamples=3)["units"] == 2
+    with pytest.raises(ValueError, match=r"has no option foo \(it takes none\)"):
+        compare_rows("scifact_abstract", [{"predictions": [], "references": []}], foo=1)
+    with pytest.raises(ValueError, match=r"has no option foo \(options: max_evidence\)"):
+        compare_rows("fever_score", systems, foo=1)
 
 
 def test_default_workers_are_the_cpus_up_to_eight(monkeypatch):

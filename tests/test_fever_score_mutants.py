@@ -102,3 +102,22 @@ def test_rows_that_are_not_records_are_refused():
     ):
         with pytest.raises(ValueError, match=where):
             core.fever_score(predictions, references)
+
+
+def test_gold_sentences_without_page_or_line_never_match():
+    """fever-scorer 2.0.39 gives (0.0, 1.0, 0.0, 0.0, 0.0): such gold items are accepted and
+    never predicted. Through the checked path too (a read-only mapping leaves the fast one)."""
+    predictions = [{"predicted_label": "SUPPORTS", "predicted_evidence": [["p", 0]]}]
+    reference = {
+        "label": "SUPPORTS",
+        "evidence": [[[None, None, None, None]], [[None, None, "p", None]]],
+    }
+    expected = {
+        "strict_score": 0.0,
+        "label_accuracy": 1.0,
+        "evidence_precision": 0.0,
+        "evidence_recall": 0.0,
+        "evidence_f1": 0.0,
+    }
+    assert core.fever_score(predictions, [reference]) == expected
+    assert core.fever_score(predictions, [MappingProxyType(reference)]) == expected
