@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from test_compare_exact import _exact_bootstrap_p, _mc_tolerance
 
-from taskeval.compare import compare_rows, format_result, short_names
+from taskeval.compare import compare, compare_rows, format_result, short_names
 from taskeval.registry import metric_module
 from taskeval.units import identity_scores
 
@@ -72,6 +72,13 @@ def test_defaults_and_argument_checks():
         compare_rows("fever_score", [["predictions", "references"]])
     with pytest.raises(ValueError, match="at least one system"):
         compare_rows("fever_score", [])
+    other = {**systems[1], "references": [GOLD, dict(GOLD, label="REFUTES")]}
+    with pytest.raises(
+        ValueError, match=r"system 1 \(B\) is scored against other references than A:"
+    ):
+        compare_rows("fever_score", [systems[0], other], names=["A", "B"])
+    with pytest.raises(TypeError):
+        compare("fever_score", "gold.jsonl", ["pred.jsonl"])
     # other keys beside the two inputs are left alone
     extra = [{**system, "name": "x"} for system in systems]
     assert compare_rows("fever_score", extra, resamples=3)["units"] == 2
@@ -99,6 +106,11 @@ def test_draws_in_chunks_give_exactly_the_resamples_asked(monkeypatch):
         result = compare_rows("fever_score", systems, method=method, resamples=10, seed=1)
         assert result["comparisons"][0]["scores"]["label_accuracy"]["p_value"] == 1 / 11
     assert compare_module._chunks(10, 20) == [3, 3, 3, 1]
+    monkeypatch.setattr(compare_module, "_CELLS", 1)  # fewer cells than units: one at a time
+    assert compare_module._chunks(3, 20) == [1, 1, 1]
+    monkeypatch.setattr(compare_module, "_CELLS", 4)
+    assert compare_module._chunks(5, 1) == [4, 1]
+    monkeypatch.setattr(compare_module, "_CELLS", 60)
     assert compare_module._chunks(3, 20) == [3]
 
 
@@ -360,6 +372,13 @@ def test_table(fixed_resamples):
     # a longer baseline name is not repeated in the header
     result = compare_rows("fever_score", systems, names=["a" * 21, "b"], resamples=101)
     assert "diff vs the first" in format_result(result).splitlines()[2]
+    three = compare_rows(
+        "fever_score", [*systems, systems[1]], names=["a", "b", "c"], resamples=101
+    )
+    rows = format_result(three).splitlines()
+    # b and c against a: differences 0.01 k and 0.02 k, centred at 0.5 and 1.0
+    assert rows[5].split()[-4:] == ["+0.5000", "[+0.0250,", "+0.9750]", "0.0294"]
+    assert rows[6].split()[-4:] == ["+0.5000", "[+0.0500,", "+1.9500]", f"{53 / 102:.4f}"]
     single = format_result(compare_rows("fever_score", systems[:1], names=["x"], resamples=101))
     assert single.splitlines()[:5] == [
         "fever_score: 2 claims, 101 resamples, seed 12345; 95% paired-bootstrap intervals",
