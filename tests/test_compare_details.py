@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from test_compare_exact import _exact_bootstrap_p, _mc_tolerance
 
-from taskeval.compare import compare, compare_rows, format_result, short_names
+from taskeval.compare import compare, compare_rows, format_result, intervals, short_names
 from taskeval.registry import metric_module
 from taskeval.units import identity_scores
 
@@ -79,6 +79,8 @@ def test_defaults_and_argument_checks():
         compare_rows("fever_score", [systems[0], other], names=["A", "B"])
     with pytest.raises(TypeError):
         compare("fever_score", "gold.jsonl", ["pred.jsonl"])
+    with pytest.raises(TypeError):
+        intervals("fever_score", systems[0], None)
     # other keys beside the two inputs are left alone
     extra = [{**system, "name": "x"} for system in systems]
     assert compare_rows("fever_score", extra, resamples=3)["units"] == 2
