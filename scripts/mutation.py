@@ -8,8 +8,8 @@ rewrites the mutated file on disk, which is also what lets it reach code loaded 
 (the metric folders' linked files, ``taskeval._metrics`` mapped onto ``metrics/``, and modules that
 ``evaluate.load`` copies into its cache).
 
-Results are kept per module in a cosmic-ray session (``.mutation/<module>.sqlite``), so a run can
-stop after ``--minutes`` and the next one goes on where it stopped. A session is started anew
+Results are kept per module in a cosmic-ray database (``.mutation/<module>.sqlite``), so a run can
+stop after ``--minutes`` and the next one goes on where it stopped. The record is started anew
 when its module's source changes; ``--recheck`` runs the survivors again (after new tests).
 """
 
@@ -79,8 +79,8 @@ def make_tree() -> Path:
     return tree
 
 
-def session(module: str, config: dict, tree: Path) -> Path:
-    """The module's cosmic-ray session, started anew when the module or the operators change."""
+def results_db(module: str, config: dict, tree: Path) -> Path:
+    """The module's cosmic-ray database, started anew when the module or the operators change."""
     db = STATE / f"{slug(module)}.sqlite"
     meta = STATE / f"{slug(module)}.json"
     excluded = config.get("exclude-operators", [])
@@ -132,7 +132,7 @@ def is_equivalent(module: str, config: dict, line: int, operator: str, diff: str
 
 def run(module: str, config: dict, tree: Path, deadline: float, recheck: bool) -> bool:
     """Run the module's pending mutants until done or the deadline; True when done."""
-    db = session(module, config, tree)
+    db = results_db(module, config, tree)
     command = test_command(module, config)
     timeout = float(config.get("timeout", 120))
     cwd = os.getcwd()
