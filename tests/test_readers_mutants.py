@@ -70,3 +70,24 @@ def test_without_orjson_the_standard_json_reads_the_same(tmp_path, monkeypatch):
         module.read_jsonl(path)
     path.write_bytes(b'{"a": 1, "a": 2}\n[1]\n')
     assert module.read_jsonl(path) == [{"a": 2}, [1]]
+
+
+def test_fever_reader_names_the_line_that_is_not_an_object(tmp_path):
+    read_official = metric_module("fever_score", "inputs").read_official
+    pred = '{"predicted_label": "SUPPORTS", "predicted_evidence": []}\n'
+    gold = '{"label": "SUPPORTS", "evidence": []}\n'
+    preds, refs = tmp_path / "p.jsonl", tmp_path / "g.jsonl"
+    preds.write_text(pred + "[1]\n")
+    refs.write_text(gold * 2)
+    with pytest.raises(ValueError, match=r"p\.jsonl, line 2: expected a JSON object, got \[1\]"):
+        read_official(refs, preds)
+    preds.write_text(pred * 3)
+    refs.write_text(gold + gold + "3\n")
+    with pytest.raises(ValueError, match=r"g\.jsonl, line 3: expected a JSON object, got 3"):
+        read_official(refs, preds)
+    refs.write_text(gold * 2)
+    with pytest.raises(ValueError, match=r"g\.jsonl has 2 lines but .*p\.jsonl has 3"):
+        read_official(refs, preds)
+    preds.write_text(pred)
+    with pytest.raises(ValueError, match=r"g\.jsonl has 2 lines but .*p\.jsonl has 1"):
+        read_official(refs, preds)
