@@ -72,7 +72,7 @@ def test_without_orjson_the_standard_json_reads_the_same(tmp_path, monkeypatch):
     assert module.read_jsonl(path) == [{"a": 2}, [1]]
 
 
-def test_fever_reader_names_the_line_that_is_not_an_object(tmp_path):
+def test_fever_score_reader_names_the_line_that_is_not_an_object(tmp_path):
     read_official = metric_module("fever_score", "inputs").read_official
     pred = '{"predicted_label": "SUPPORTS", "predicted_evidence": []}\n'
     gold = '{"label": "SUPPORTS", "evidence": []}\n'
