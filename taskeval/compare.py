@@ -148,7 +148,7 @@ def _randomization_rows(a: RowAdapter, units: list, swaps: dict, start: int, sto
     for b in range(start, stop):
         for u, out in zip(units[1:], diffs):
             mine, theirs = _empty(u), _empty(first)
-            for s in {*u.parts, *first.parts}:
+            for s in sorted({*u.parts, *first.parts}):  # a fixed order, whatever the hash seed
                 if s not in u.parts or s not in first.parts:  # one system only: nothing to swap
                     for side, system in ((mine, u), (theirs, first)):
                         if s in system.parts:

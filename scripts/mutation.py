@@ -1,0 +1,259 @@
+"""Mutation testing with cosmic-ray, outside CI (see docs/mutation.md; run via scripts/mutation.sh).
+
+Each module listed under ``[tool.mutation.modules]`` in pyproject.toml is mutated one small
+change at a time, and the tests listed with it are run on every mutant. The work happens in a
+scratch copy of the working tree (under ``.mutation/``, one per run, so runs on different
+modules can go on side by side), never in the checkout itself: cosmic-ray
+rewrites the mutated file on disk, which is also what lets it reach code loaded in unusual ways
+(the metric folders' linked files, ``taskeval._metrics`` mapped onto ``metrics/``, and modules that
+``evaluate.load`` copies into its cache).
+
+Results are kept per module in a cosmic-ray database (``.mutation/<module>.sqlite``), so a run can
+stop after ``--minutes`` and the next one goes on where it stopped. The record is started anew
+when its module's source changes; ``--recheck`` runs the survivors again (after new tests).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import tomllib
+from cosmic_ray.commands.init import init
+from cosmic_ray.mutating import mutate_and_test
+from cosmic_ray.work_db import WorkDB, use_db
+from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
+
+ROOT = Path(__file__).resolve().parents[1]
+STATE = ROOT / ".mutation"
+
+
+def settings() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutation"]
+
+
+def slug(module: str) -> str:
+    return module.replace("/", "_").removesuffix(".py")
+
+
+def make_tree() -> Path:
+    """A fresh copy of the working tree's files (tracked and new, links kept as links)."""
+    tree = Path(tempfile.mkdtemp(prefix="tree-", dir=STATE))
+    listed = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard", "-z"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+    for name in filter(None, listed.split("\0")):
+        source = ROOT / name
+        if not source.exists() and not source.is_symlink():
+            continue  # deleted in the working tree
+        target = tree / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source, target, follow_symlinks=False)
+    # The editable install maps taskeval._metrics onto the checkout's metrics/: the copy gets the
+    # same mapping as a link, found first because the tests run with the copy as the cwd.
+    (tree / "taskeval" / "_metrics").symlink_to("../metrics")
+    # The tests find the parity corpus beside the repository.
+    shared = STATE / "shared"
+    if not shared.exists() and (ROOT.parent / "shared").is_dir():
+        shared.symlink_to(ROOT.parent / "shared")
+    check = "import taskeval.registry as r; print(r.metrics_root().resolve())"
+    where = subprocess.run(
+        [sys.executable, "-c", check], cwd=tree, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    if Path(where) != (tree / "metrics").resolve():
+        raise SystemExit(f"the copy imports its metrics from {where}, not from the copy")
+    return tree
+
+
+def results_db(module: str, config: dict, tree: Path) -> Path:
+    """The module's cosmic-ray database, started anew when the module or the operators change."""
+    db = STATE / f"{slug(module)}.sqlite"
+    meta = STATE / f"{slug(module)}.json"
+    excluded = config.get("exclude-operators", [])
+    digest = hashlib.sha256((tree / module).read_bytes() + repr(excluded).encode()).hexdigest()
+    known = json.loads(meta.read_text()) if meta.exists() else {}
+    if db.exists() and known.get("sha256") == digest:
+        return db
+    patterns = [re.compile(p) for p in excluded]
+    cwd = os.getcwd()
+    os.chdir(tree)
+    try:
+        with use_db(str(db), WorkDB.Mode.create) as work_db:
+            init([Path(module)], work_db, {})
+            # Operators left out (see docs/mutation.md): marked skipped, never run.
+            skipped = [
+                item.job_id
+                for item in work_db.work_items
+                if any(p.search(m.operator_name) for p in patterns for m in item.mutations)
+            ]
+            work_db.set_multiple_results(skipped, WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
+    finally:
+        os.chdir(cwd)
+    meta.write_text(json.dumps({"module": module, "sha256": digest}))
+    return db
+
+
+def test_command(module: str, config: dict) -> str:
+    args = config["modules"][module]
+    plugins = ["-p", "no:cacheprovider"]
+    # hypothesis' pytest plugin takes a second or two to import: left out where unused
+    files = [ROOT / a for a in args if a.endswith(".py")]
+    if not any("hypothesis" in f.read_text() for f in files):
+        plugins += ["-p", "no:hypothesispytest"]
+    return shlex.join([sys.executable, "-m", "pytest", "-x", "-q", *plugins, *args])
+
+
+def is_equivalent(module: str, config: dict, line: int, operator: str, diff: str | None) -> bool:
+    """Listed under ``[tool.mutation.equivalent]``: ``[line, operator, text of the mutated line]``
+    (the text a part of the diff's added line), reviewed by hand (reasons in docs/mutation.md)."""
+    added = [
+        d[1:] for d in (diff or "").splitlines() if d.startswith("+") and not d.startswith("++")
+    ]
+    for entry_line, entry_operator, text in config.get("equivalent", {}).get(module, []):
+        if entry_line == line and entry_operator in operator:
+            if any(text in a for a in added):
+                return True
+    return False
+
+
+def run(module: str, config: dict, tree: Path, deadline: float, recheck: bool) -> bool:
+    """Run the module's pending mutants until done or the deadline; True when done."""
+    db = results_db(module, config, tree)
+    command = test_command(module, config)
+    timeout = float(config.get("timeout", 120))
+    cwd = os.getcwd()
+    os.chdir(tree)
+    try:
+        with use_db(str(db), WorkDB.Mode.open) as work_db:
+            if recheck:  # a survivor not reached before the deadline stays a survivor
+                survivors = {
+                    job: result
+                    for job, result in work_db.results
+                    if result.test_outcome == TestOutcome.SURVIVED
+                }
+                pending = [
+                    i
+                    for i in work_db.work_items
+                    if i.job_id in survivors
+                    and not is_equivalent(
+                        module,
+                        config,
+                        i.mutations[0].start_pos[0],
+                        i.mutations[0].operator_name,
+                        survivors[i.job_id].diff,
+                    )
+                ]
+            else:
+                pending = list(work_db.pending_work_items)
+            print(f"{module}: {len(pending)} mutants to run", flush=True)
+            for n, item in enumerate(pending):
+                if time.monotonic() > deadline:
+                    return False
+                result = mutate_and_test(item.mutations, command, timeout)
+                work_db.set_result(item.job_id, result)
+                if result.test_outcome == TestOutcome.SURVIVED:
+                    m = item.mutations[0]
+                    print(f"  survived: line {m.start_pos[0]} {m.operator_name}", flush=True)
+                if n % 25 == 24:
+                    print(f"  {n + 1} of {len(pending)}", flush=True)
+    finally:
+        os.chdir(cwd)
+    return True
+
+
+def report(module: str, config: dict) -> dict:
+    db = STATE / f"{slug(module)}.sqlite"
+    counts = {
+        "mutants": 0,
+        "killed": 0,
+        "survived": 0,
+        "equivalent": 0,
+        "pending": 0,
+        "incompetent": 0,
+    }
+    survivors = []
+    if not db.exists():
+        return {**counts, "survivors": survivors}
+    with use_db(str(db), WorkDB.Mode.open) as work_db:
+        items = {i.job_id: i for i in work_db.work_items}
+        results = dict(work_db.results)
+    for job, item in items.items():
+        result = results.get(job)
+        if result is not None and result.worker_outcome == WorkerOutcome.SKIPPED:
+            continue
+        counts["mutants"] += 1
+        if result is None or result.test_outcome is None:
+            counts["pending"] += 1
+        elif result.test_outcome == TestOutcome.KILLED:
+            counts["killed"] += 1
+        elif result.test_outcome == TestOutcome.SURVIVED:
+            m = item.mutations[0]
+            if is_equivalent(module, config, m.start_pos[0], m.operator_name, result.diff):
+                counts["equivalent"] += 1
+                continue
+            counts["survived"] += 1
+            survivors.append(
+                {"line": m.start_pos[0], "operator": m.operator_name, "diff": result.diff}
+            )
+        else:
+            counts["incompetent"] += 1
+    survivors.sort(key=lambda s: (s["line"], s["operator"]))
+    return {**counts, "survivors": survivors}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("modules", nargs="*", help="modules to mutate (default: all listed)")
+    parser.add_argument("--minutes", type=float, default=10.0, help="stop after this long")
+    parser.add_argument("--recheck", action="store_true", help="run the survivors again")
+    parser.add_argument("--report", action="store_true", help="only print the results so far")
+    args = parser.parse_args(argv)
+    # Stopped with SIGTERM, the run still restores the mutated file and removes its copy.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    config = settings()
+    modules = args.modules or list(config["modules"])
+    unknown = [m for m in modules if m not in config["modules"]]
+    if unknown:
+        parser.error(f"not listed in [tool.mutation.modules]: {', '.join(unknown)}")
+    STATE.mkdir(exist_ok=True)
+    if not args.report:
+        deadline = time.monotonic() + args.minutes * 60
+        tree = make_tree()
+        try:
+            for module in modules:
+                if not run(module, config, tree, deadline, args.recheck):
+                    print("time is up: run again to go on", flush=True)
+                    break
+        finally:
+            shutil.rmtree(tree)
+    for module in modules:
+        r = report(module, config)
+        done = r["killed"] + r["survived"]
+        score = f"{100 * r['killed'] / done:.1f}%" if done else "-"
+        print(
+            f"{module}: {r['mutants']} mutants, {r['killed']} killed, {r['survived']} survived, "
+            f"{r['equivalent']} equivalent, {r['incompetent']} incompetent, {r['pending']} "
+            f"pending; score (killed of the non-equivalent run) {score}"
+        )
+        for s in r["survivors"]:
+            print(f"  line {s['line']}: {s['operator']}")
+            print("    " + "\n    ".join(s["diff"].splitlines()[2:]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,123 @@
+"""fever_score's scoring core on cases mutation testing found unchecked (fixed expected values,
+the official scorer's output on the same rows)."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+import pytest
+
+from taskeval.registry import metric_module
+
+core = metric_module("fever_score", "scoring")
+
+
+def test_an_empty_gold_group_before_others_keeps_their_sentences():
+    """Evidence groups after an empty one still count as gold sentences for precision.
+
+    fever-scorer 2.0.39 gives (strict 1.0, accuracy 1.0, precision 0.5, recall 1.0, f1 2/3)."""
+    predictions = [{"predicted_label": "SUPPORTS", "predicted_evidence": [["p", 0], ["q", 1]]}]
+    references = [{"label": "SUPPORTS", "evidence": [[], [[None, None, "p", 0]]]}]
+    expected = {
+        "strict_score": 1.0,
+        "label_accuracy": 1.0,
+        "evidence_precision": 0.5,
+        "evidence_recall": 1.0,
+        "evidence_f1": 0.6666666666666666,
+    }
+    assert core.fever_score(predictions, references) == expected
+    # the same rows through the checked path (a record-form sentence leaves the fast path)
+    slow = [
+        {"predicted_label": "SUPPORTS", "predicted_evidence": [{"page": "p", "line": 0}, ["q", 1]]}
+    ]
+    assert core.fever_score(slow, references) == expected
+
+
+def test_rows_off_the_fast_path_score_the_same():
+    """Read-only mappings are rows too; they take the checked path, with the same numbers."""
+    predictions = [{"predicted_label": "SUPPORTS", "predicted_evidence": [["p", 0], ["q", 1]]}]
+    references = [{"label": "SUPPORTS", "evidence": [[], [[None, None, "p", 0]]]}]
+    frozen_predictions = [MappingProxyType(row) for row in predictions]
+    frozen_references = [MappingProxyType(row) for row in references]
+    assert core.fever_score(frozen_predictions, frozen_references)["evidence_precision"] == 0.5
+    assert core.fever_score(predictions, frozen_references)["evidence_precision"] == 0.5
+
+
+def test_a_predicted_sentence_record_needs_exactly_page_and_line():
+    references = [{"label": "SUPPORTS", "evidence": [[[None, None, "p", 0]]]}]
+    for record in ({"page": "p", "line": 0, "score": 1.0}, {"page": "p"}):
+        predictions = [{"predicted_label": "SUPPORTS", "predicted_evidence": [record]}]
+        with pytest.raises(ValueError, match=r"predictions\[0\].*predicted_evidence"):
+            core.fever_score(predictions, references)
+    ok = [{"predicted_label": "SUPPORTS", "predicted_evidence": [{"line": 0, "page": "p"}]}]
+    assert core.fever_score(ok, references)["evidence_precision"] == 1.0
+
+
+def test_details_say_why_a_claim_is_not_strictly_right():
+    predictions = [
+        {"predicted_label": "SUPPORTS", "predicted_evidence": [["p", 0]]},
+        {"predicted_label": "SUPPORTS", "predicted_evidence": [["q", 0]]},
+        {"predicted_label": "REFUTES", "predicted_evidence": []},
+    ]
+    references = [
+        {"label": "SUPPORTS", "evidence": []},
+        {"label": "SUPPORTS", "evidence": [[[None, None, "p", 0]]]},
+        {"label": "SUPPORTS", "evidence": []},
+    ]
+    details = core.fever_score(predictions, references, details=True)["details"]
+    assert [d["why"] for d in details] == [
+        "right label, but the gold has no evidence group",
+        "right label, but no complete gold evidence group in the first 5 sentences",
+        "wrong label",
+    ]
+
+
+def test_a_tuple_gold_sentence_is_refused():
+    predictions = [{"predicted_label": "SUPPORTS", "predicted_evidence": [["p", 0]]}]
+    references = [{"label": "SUPPORTS", "evidence": [[(None, None, "p", 0)]]}]
+    with pytest.raises(ValueError, match=r"references\[0\]"):
+        core.fever_score(predictions, references)
+
+
+def test_a_gold_sentence_with_an_int_page_is_refused_among_valid_ones():
+    """Every valid (page, line) type pair in one group, plus an int page: still refused."""
+    predictions = [{"predicted_label": "SUPPORTS", "predicted_evidence": [["p", 0]]}]
+    group = [
+        [None, None, "p", 0],
+        [None, None, None, 0],
+        [None, None, "p", None],
+        [None, None, None, None],
+        [None, None, 5, 0],
+    ]
+    with pytest.raises(ValueError, match=r"references\[0\]"):
+        core.fever_score(predictions, [{"label": "SUPPORTS", "evidence": [group]}])
+
+
+def test_rows_that_are_not_records_are_refused():
+    good_prediction = {"predicted_label": "SUPPORTS", "predicted_evidence": []}
+    good_reference = {"label": "SUPPORTS", "evidence": []}
+    for predictions, references, where in (
+        ([["SUPPORTS", []]], [good_reference], r"predictions\[0\]"),
+        ([good_prediction], [["SUPPORTS", []]], r"references\[0\]"),
+    ):
+        with pytest.raises(ValueError, match=where):
+            core.fever_score(predictions, references)
+
+
+def test_gold_sentences_without_page_or_line_never_match():
+    """fever-scorer 2.0.39 gives (0.0, 1.0, 0.0, 0.0, 0.0): such gold items are accepted and
+    never predicted. Through the checked path too (a read-only mapping leaves the fast one)."""
+    predictions = [{"predicted_label": "SUPPORTS", "predicted_evidence": [["p", 0]]}]
+    reference = {
+        "label": "SUPPORTS",
+        "evidence": [[[None, None, None, None]], [[None, None, "p", None]]],
+    }
+    expected = {
+        "strict_score": 0.0,
+        "label_accuracy": 1.0,
+        "evidence_precision": 0.0,
+        "evidence_recall": 0.0,
+        "evidence_f1": 0.0,
+    }
+    assert core.fever_score(predictions, [reference]) == expected
+    assert core.fever_score(predictions, [MappingProxyType(reference)]) == expected

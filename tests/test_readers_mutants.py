@@ -1,0 +1,93 @@
+"""The shared JSONL reader (metrics/_shared/jsonl.py) on fixed answers."""
+
+from __future__ import annotations
+
+import gc
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from taskeval.registry import metric_module
+
+read_jsonl = metric_module("fever_score", "jsonl").read_jsonl
+
+
+def test_every_line_is_one_value(tmp_path):
+    path = tmp_path / "rows.jsonl"
+    path.write_bytes(b'{"a": 1, "a": 2}\n[1, 2]\n"x"\n3\n')
+    assert read_jsonl(path) == [{"a": 2}, [1, 2], "x", 3]
+    assert read_jsonl(str(path)) == [{"a": 2}, [1, 2], "x", 3]
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    assert read_jsonl(empty) == []
+
+
+@pytest.mark.parametrize(
+    "content,line", [(b'{"a": 1}\n\n{"a": 2}\n', 2), (b"{}\n{}\n{oops}\n", 3), (b"nope", 1)]
+)
+def test_a_bad_line_is_named(tmp_path, content, line):
+    path = tmp_path / "rows.jsonl"
+    path.write_bytes(content)
+    with pytest.raises(ValueError, match=rf"rows\.jsonl, line {line}: not a JSON value") as info:
+        read_jsonl(path)
+    assert info.value.__cause__ is None and info.value.__suppress_context__
+
+
+def test_the_garbage_collector_is_left_as_it_was(tmp_path):
+    path = tmp_path / "rows.jsonl"
+    path.write_bytes(b"1\n")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b"{\n")
+    assert gc.isenabled()
+    read_jsonl(path)
+    assert gc.isenabled()
+    with pytest.raises(ValueError):
+        read_jsonl(bad)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        read_jsonl(path)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_without_orjson_the_standard_json_reads_the_same(tmp_path, monkeypatch):
+    """The metric folder alone needs only the standard library: with orjson missing, the reader
+    falls back to json, with the same values and messages."""
+    monkeypatch.setitem(sys.modules, "orjson", None)  # import orjson now raises ImportError
+    source = Path(metric_module("fever_score", "jsonl").__file__)
+    spec = importlib.util.spec_from_file_location("jsonl_without_orjson", source)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module._loads is json.loads
+    path = tmp_path / "rows.jsonl"
+    path.write_bytes(b'{"a": 1}\n\n')
+    with pytest.raises(ValueError, match=r"rows\.jsonl, line 2: not a JSON value"):
+        module.read_jsonl(path)
+    path.write_bytes(b'{"a": 1, "a": 2}\n[1]\n')
+    assert module.read_jsonl(path) == [{"a": 2}, [1]]
+
+
+def test_fever_score_reader_names_the_line_that_is_not_an_object(tmp_path):
+    read_official = metric_module("fever_score", "inputs").read_official
+    pred = '{"predicted_label": "SUPPORTS", "predicted_evidence": []}\n'
+    gold = '{"label": "SUPPORTS", "evidence": []}\n'
+    preds, refs = tmp_path / "p.jsonl", tmp_path / "g.jsonl"
+    preds.write_text(pred + "[1]\n")
+    refs.write_text(gold * 2)
+    with pytest.raises(ValueError, match=r"p\.jsonl, line 2: expected a JSON object, got \[1\]"):
+        read_official(refs, preds)
+    preds.write_text(pred * 3)
+    refs.write_text(gold + gold + "3\n")
+    with pytest.raises(ValueError, match=r"g\.jsonl, line 3: expected a JSON object, got 3"):
+        read_official(refs, preds)
+    refs.write_text(gold * 2)
+    with pytest.raises(ValueError, match=r"g\.jsonl has 2 lines but .*p\.jsonl has 3"):
+        read_official(refs, preds)
+    preds.write_text(pred)
+    with pytest.raises(ValueError, match=r"g\.jsonl has 2 lines but .*p\.jsonl has 1"):
+        read_official(refs, preds)
