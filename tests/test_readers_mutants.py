@@ -26,12 +26,17 @@ def test_every_line_is_one_value(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "content,line", [(b'{"a": 1}\n\n{"a": 2}\n', 2), (b"{}\n{}\n{oops}\n", 3), (b"nope", 1)]
+    "content,line,what",
+    [
+        (b'{"a": 1}\n\n{"a": 2}\n', 2, "a blank line"),
+        (b"{}\n{}\n{oops}\n", 3, "not a JSON value"),
+        (b"nope", 1, "not a JSON value"),
+    ],
 )
-def test_a_bad_line_is_named(tmp_path, content, line):
+def test_a_bad_line_is_named(tmp_path, content, line, what):
     path = tmp_path / "rows.jsonl"
     path.write_bytes(content)
-    with pytest.raises(ValueError, match=rf"rows\.jsonl, line {line}: not a JSON value") as info:
+    with pytest.raises(ValueError, match=rf"rows\.jsonl, line {line}: {what}") as info:
         read_jsonl(path)
     assert info.value.__cause__ is None and info.value.__suppress_context__
 
@@ -63,9 +68,9 @@ def test_without_orjson_the_standard_json_reads_the_same(tmp_path, monkeypatch):
     spec = importlib.util.spec_from_file_location("jsonl_without_orjson", source)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert module._loads is json.loads
+    assert module._fast_loads is json.loads
     path = tmp_path / "rows.jsonl"
-    path.write_bytes(b'{"a": 1}\n\n')
+    path.write_bytes(b'{"a": 1}\n{oops}\n')
     with pytest.raises(ValueError, match=r"rows\.jsonl, line 2: not a JSON value"):
         module.read_jsonl(path)
     path.write_bytes(b'{"a": 1, "a": 2}\n[1]\n')
