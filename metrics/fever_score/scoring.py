@@ -20,7 +20,8 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from itertools import chain
+from itertools import chain, compress, islice, repeat
+from operator import eq, itemgetter
 from typing import Any
 
 from .plain_values import INT64, INT64_MAX, as_int
@@ -122,59 +123,145 @@ def check_rows(rows: Any, side: str) -> None:
         raise ValueError(f"{side} must be a list of dicts, got {type(rows).__name__}")
 
 
-# Fast paths for rows in the official list form, checked column-wise with C-level map/zip (a
-# per-item Python loop costs more than the official scorer's whole run). They return None for
-# anything else, which the item-by-item path then accepts (records) or reports precisely.
-# Item types, then lengths (len needs a list), then (page type, line type): C-level passes.
-_LIST, _TWO, _FOUR = {list}, {2}, {4}
-_PAIR_TYPES = {(str, int)}
-_GOLD_TYPES = {(p, n) for p in (str, type(None)) for n in (int, type(None))}
+# Rows in the official list form (parsed lines of the official files) are checked column-wise,
+# a chunk of rows at a time, with C-level passes (set(map(type, ...)) and the like): a per-item
+# Python loop would cost more than the official scorer's whole run, and a chunk's objects stay in
+# the CPU cache from one pass to the next. Each returns None for anything else, which the
+# row-by-row path then accepts (records, subclasses, -2**63) or reports precisely.
+_CHUNK = 1024
+_DICT, _LIST, _STR, _INT = {dict}, {list}, {str}, {int}
+_GOLD_PAGE_TYPES, _GOLD_LINE_TYPES = {str, type(None)}, {int, type(None)}
+_TWO, _FOUR = {2}, {4}
+_PAGE, _LINE = itemgetter(0), itemgetter(1)
+_GOLD_PAGE, _GOLD_LINE = itemgetter(2), itemgetter(3)
+_GOLD_PAIR = itemgetter(2, 3)  # annotation and evidence ids are not scored
 
 
-def _fast_prediction(row: Any) -> Prediction | None:
-    if type(row) is not dict:
+def _columns(rows: Sequence[Any], label: str, evidence: str) -> tuple[list, list] | None:
+    """The label and evidence columns of dict rows holding a string and a list, or None."""
+    if not set(map(type, rows)) <= _DICT:
         return None
-    label, items = row.get("predicted_label"), row.get("predicted_evidence")
-    if type(label) is not str or type(items) is not list:
+    try:
+        labels = list(map(itemgetter(label), rows))
+        evidence_lists = list(map(itemgetter(evidence), rows))
+    except KeyError:
         return None
-    if not items:
-        return (label, [])
-    if set(map(type, items)) != _LIST or set(map(len, items)) != _TWO:
+    if not set(map(type, labels)) <= _STR or not set(map(type, evidence_lists)) <= _LIST:
         return None
-    pages, lines = zip(*items)
-    if set(zip(map(type, pages), map(type, lines))) != _PAIR_TYPES:
-        return None
-    # Only ints reach this test; -2**63 takes the row-by-row path, which accepts it.
-    if max(map(abs, lines)) > INT64_MAX:
-        return None
-    return (label, list(zip(pages, lines)))
+    return labels, evidence_lists
 
 
-def _fast_reference(row: Any) -> Reference | None:
-    if type(row) is not dict:
+def _lists_of(items: list, length: set[int]) -> bool:
+    """Every item is a list (no subclass) of the given length."""
+    return set(map(type, items)) == _LIST and set(map(len, items)) == length
+
+
+def _in_int64(lines: list) -> bool:
+    """Ints within int64 (-2**63 left to the row-by-row path, which accepts it)."""
+    return not lines or (max(lines) <= INT64_MAX and min(lines) >= -INT64_MAX)
+
+
+def _prediction_columns(rows: Sequence[Any]) -> tuple[list, list] | None:
+    columns = _columns(rows, "predicted_label", "predicted_evidence")
+    if columns is None:
         return None
-    label, groups = row.get("label"), row.get("evidence")
-    if type(label) is not str or type(groups) is not list:
-        return None
-    gold_groups = []
-    for group in groups:
-        if type(group) is not list:
+    items = list(chain.from_iterable(columns[1]))
+    if items:
+        if not _lists_of(items, _TWO) or set(map(type, map(_PAGE, items))) != _STR:
             return None
-        if not group:
-            gold_groups.append([])
-            continue
-        if set(map(type, group)) != _LIST or set(map(len, group)) != _FOUR:
+        lines = list(map(_LINE, items))
+        if set(map(type, lines)) != _INT or not _in_int64(lines):
             return None
-        _, _, pages, lines = zip(*group)  # annotation and evidence ids are not scored
-        if not set(zip(map(type, pages), map(type, lines))) <= _GOLD_TYPES:
+    return columns
+
+
+def _reference_columns(rows: Sequence[Any]) -> tuple[list, list] | None:
+    columns = _columns(rows, "label", "evidence")
+    if columns is None:
+        return None
+    groups = list(chain.from_iterable(columns[1]))
+    if groups:
+        if set(map(type, groups)) != _LIST:
             return None
-        # Lines are ints or None here; -2**63 takes the row-by-row path, which accepts it.
-        if None not in lines:
-            if max(map(abs, lines)) > INT64_MAX:
+        items = list(chain.from_iterable(groups))
+        if items:
+            if not _lists_of(items, _FOUR):
                 return None
-        elif max(map(abs, filter(None, lines)), default=0) > INT64_MAX:  # None and 0 dropped
-            return None
-        gold_groups.append(list(zip(pages, lines)))
+            if not set(map(type, map(_GOLD_PAGE, items))) <= _GOLD_PAGE_TYPES:
+                return None
+            lines = list(map(_GOLD_LINE, items))
+            if not set(map(type, lines)) <= _GOLD_LINE_TYPES:
+                return None
+            if not _in_int64(list(filter(None, lines))):  # None (and 0) dropped
+                return None
+    return columns
+
+
+def _chunks(rows: Iterable[Any]) -> Iterator[tuple[int, list]]:
+    """(offset, rows) for consecutive runs of ``_CHUNK`` rows."""
+    it, offset = iter(rows), 0
+    while chunk := list(islice(it, _CHUNK)):
+        yield offset, chunk
+        offset += len(chunk)
+
+
+def _prediction_row(index: int, row: Any) -> Prediction:
+    """One prediction row checked item by item (any accepted form), or a precise error."""
+    where = _check_row("predictions", index, row)
+    label = _check_label(where, row, "predicted_label")
+    if "predicted_evidence" not in row:
+        raise ValueError(f"{where}: missing field 'predicted_evidence'")
+    items = row["predicted_evidence"]
+    if not isinstance(items, list):
+        raise ValueError(
+            f"{where}: field 'predicted_evidence' must be a list of [page, line] items, "
+            f"got {type(items).__name__}"
+        )
+    sentences = []
+    for position, item in enumerate(items):
+        field = f"'predicted_evidence'[{position}]"
+        sentence = _predicted_sentence(item, where, field)
+        if sentence is None:
+            raise ValueError(
+                f"{where}: field 'predicted_evidence'[{position}] must be a [page, line] list "
+                f"or a {{'page', 'line'}} record with a string page and an int line, "
+                f"got {item!r}"
+            )
+        sentences.append(sentence)
+    return (label, sentences)
+
+
+def _reference_row(index: int, row: Any) -> Reference:
+    """One reference row checked item by item (any accepted form), or a precise error."""
+    where = _check_row("references", index, row)
+    label = _check_label(where, row, "label")
+    if "evidence" not in row:
+        raise ValueError(f"{where}: missing field 'evidence'")
+    groups = row["evidence"]
+    if not isinstance(groups, list):
+        raise ValueError(
+            f"{where}: field 'evidence' must be a list of evidence groups, "
+            f"got {type(groups).__name__}"
+        )
+    gold_groups = []
+    for g, group in enumerate(groups):
+        if not isinstance(group, list):
+            raise ValueError(
+                f"{where}: field 'evidence'[{g}] must be a list of evidence items, got {group!r}"
+            )
+        gold_group = []
+        for position, item in enumerate(group):
+            field = f"'evidence'[{g}][{position}]"
+            sentence = _gold_sentence(item, where, field)
+            if sentence is None:
+                raise ValueError(
+                    f"{where}: field 'evidence'[{g}][{position}] must be an "
+                    f"[annotation_id, evidence_id, page, line] list (or a record with those "
+                    f"keys) with an int-or-None line and a string-or-None page, "
+                    f"got {item!r}"
+                )
+            gold_group.append(sentence)
+        gold_groups.append(gold_group)
     return (label, gold_groups)
 
 
@@ -188,33 +275,13 @@ def normalize_predictions(predictions: Sequence[Mapping], start: int = 0) -> lis
     """
     check_rows(predictions, "predictions")
     out: list[Prediction] = []
-    for index, row in enumerate(predictions, start):
-        fast = _fast_prediction(row)
-        if fast is not None:
-            out.append(fast)
-            continue
-        where = _check_row("predictions", index, row)
-        label = _check_label(where, row, "predicted_label")
-        if "predicted_evidence" not in row:
-            raise ValueError(f"{where}: missing field 'predicted_evidence'")
-        items = row["predicted_evidence"]
-        if not isinstance(items, list):
-            raise ValueError(
-                f"{where}: field 'predicted_evidence' must be a list of [page, line] items, "
-                f"got {type(items).__name__}"
-            )
-        sentences = []
-        for position, item in enumerate(items):
-            field = f"'predicted_evidence'[{position}]"
-            sentence = _predicted_sentence(item, where, field)
-            if sentence is None:
-                raise ValueError(
-                    f"{where}: field 'predicted_evidence'[{position}] must be a [page, line] list "
-                    f"or a {{'page', 'line'}} record with a string page and an int line, "
-                    f"got {item!r}"
-                )
-            sentences.append(sentence)
-        out.append((label, sentences))
+    for offset, rows in _chunks(predictions):
+        columns = _prediction_columns(rows)
+        if columns is None:
+            out.extend(_prediction_row(i, row) for i, row in enumerate(rows, start + offset))
+        else:
+            labels, evidence = columns
+            out.extend(zip(labels, [list(map(tuple, items)) for items in evidence]))
     return out
 
 
@@ -228,41 +295,14 @@ def normalize_references(references: Sequence[Mapping], start: int = 0) -> list[
     """
     check_rows(references, "references")
     out: list[Reference] = []
-    for index, row in enumerate(references, start):
-        fast = _fast_reference(row)
-        if fast is not None:
-            out.append(fast)
-            continue
-        where = _check_row("references", index, row)
-        label = _check_label(where, row, "label")
-        if "evidence" not in row:
-            raise ValueError(f"{where}: missing field 'evidence'")
-        groups = row["evidence"]
-        if not isinstance(groups, list):
-            raise ValueError(
-                f"{where}: field 'evidence' must be a list of evidence groups, "
-                f"got {type(groups).__name__}"
-            )
-        gold_groups = []
-        for g, group in enumerate(groups):
-            if not isinstance(group, list):
-                raise ValueError(
-                    f"{where}: field 'evidence'[{g}] must be a list of evidence items, got {group!r}"
-                )
-            gold_group = []
-            for position, item in enumerate(group):
-                field = f"'evidence'[{g}][{position}]"
-                sentence = _gold_sentence(item, where, field)
-                if sentence is None:
-                    raise ValueError(
-                        f"{where}: field 'evidence'[{g}][{position}] must be an "
-                        f"[annotation_id, evidence_id, page, line] list (or a record with those "
-                        f"keys) with an int-or-None line and a string-or-None page, "
-                        f"got {item!r}"
-                    )
-                gold_group.append(sentence)
-            gold_groups.append(gold_group)
-        out.append((label, gold_groups))
+    for offset, rows in _chunks(references):
+        columns = _reference_columns(rows)
+        if columns is None:
+            out.extend(_reference_row(i, row) for i, row in enumerate(rows, start + offset))
+        else:
+            labels, evidence = columns
+            groups = [[list(map(_GOLD_PAIR, group)) for group in groups] for groups in evidence]
+            out.extend(zip(labels, groups))
     return out
 
 
@@ -288,6 +328,65 @@ def check_lengths(n_predictions: int, n_references: int) -> None:
         )
 
 
+Totals = list  # [strict, correct, verifiable, precision_sum, recall_sum]
+
+
+def _accumulate(
+    totals: Totals,
+    labels: Sequence[str],
+    evidence: Sequence[Sequence],
+    gold_labels: Sequence[str],
+    gold_evidence: Sequence[Sequence[Sequence]],
+    max_evidence: int | None,
+    gold_pair: Any,
+) -> None:
+    """Add rows' counts and per-claim scores to ``totals``, in row order (the order of the
+    official loop, which decides the last bit of the precision sum).
+
+    The scoring rule, in one place: predicted items are ``[page, line]`` lists or ``(page, line)``
+    tuples, gold items whatever ``gold_pair`` turns into a ``(page, line)`` tuple. A claim's label
+    is right when the upper-cased labels are equal; a NOT ENOUGH INFO gold claim is then strictly
+    right and has no evidence scores. Any other claim is verifiable: its precision is the share of
+    the first ``max_evidence`` predicted items found in its gold (1.0 when none is predicted), its
+    recall 1.0 when one gold group is wholly among them (an empty group always is) or it has no
+    gold group; it is strictly right when its label is right and one gold group is recalled.
+    """
+    strict, correct, verifiable, precision_sum, recall_sum = totals
+    gold_upper = list(map(str.upper, gold_labels))
+    right = list(map(eq, gold_upper, map(str.upper, labels)))
+    verifiable_rows = list(map(NOT_ENOUGH_INFO.__ne__, gold_upper))
+    correct += sum(right)
+    strict += sum(right) - sum(compress(right, verifiable_rows))  # right NOT ENOUGH INFO claims
+    for label_ok, predicted, groups in compress(
+        zip(right, evidence, gold_evidence), verifiable_rows
+    ):
+        verifiable += 1
+        kept = list(map(tuple, predicted[:max_evidence]))
+        if kept:
+            gold = set(map(gold_pair, chain.from_iterable(groups)))
+            precision_sum += sum(map(gold.__contains__, kept)) / len(kept)
+        else:
+            precision_sum += 1.0
+        if not groups:
+            recall_sum += 1.0  # nothing to recall, yet no group makes the claim strictly right
+        elif any(map(set(kept).issuperset, map(map, repeat(gold_pair), groups))):
+            recall_sum += 1.0
+            strict += label_ok
+    totals[:] = strict, correct, verifiable, precision_sum, recall_sum
+
+
+def _new_totals() -> Totals:
+    return [0, 0, 0, 0.0, 0.0]
+
+
+def _scores(totals: Totals, total: int) -> dict[str, float]:
+    strict, correct, verifiable, precision_sum, recall_sum = totals
+    # Counts are exact ints; as floats they equal the official running float counts.
+    return scores_from_sums(
+        float(strict), float(correct), total, verifiable, precision_sum, recall_sum
+    )
+
+
 def claim_score(
     predicted_label: str, kept: list[Sentence], gold_label: str, groups: list[list[Sentence]]
 ) -> tuple[bool, bool, float | None, float | None]:
@@ -296,20 +395,12 @@ def claim_score(
     ``kept`` is the predicted evidence already cut to ``max_evidence``. Precision and recall are
     None when the gold label is NOT ENOUGH INFO: evidence scores skip such claims.
     """
-    gold_upper = gold_label.upper()
-    label_ok = gold_upper == predicted_label.upper()
-    if gold_upper == NOT_ENOUGH_INFO:
-        return label_ok, label_ok, None, None
-    kept_set = set(kept)
-    # A group is recalled only when every one of its sentences was predicted (an empty group
-    # always is). Gold items with a None line can never be predicted, so they need no filter.
-    recalled = any(map(kept_set.issuperset, groups))
-    if kept:
-        gold = set(chain.from_iterable(groups))
-        precision = sum(map(gold.__contains__, kept)) / len(kept)
-    else:
-        precision = 1.0
-    return label_ok, label_ok and recalled, precision, 1.0 if recalled or not groups else 0.0
+    totals = _new_totals()
+    _accumulate(totals, [predicted_label], [kept], [gold_label], [groups], None, tuple)
+    strict, correct, verifiable, precision, recall = totals
+    if not verifiable:
+        return bool(correct), bool(strict), None, None
+    return bool(correct), bool(strict), precision, recall
 
 
 def claim_scores(
@@ -324,16 +415,20 @@ def claim_scores(
 
 def _official_form_scores(
     predictions: Sequence[Any], references: Sequence[Any], max_evidence: int | None
-) -> list[tuple[bool, bool, float | None, float | None]] | None:
-    """Per-claim scores straight from rows in the official list form, without keeping the
-    normalized rows; None as soon as a row is in another form (or malformed)."""
-    out = []
-    for prediction, reference in zip(predictions, references):
-        pred, ref = _fast_prediction(prediction), _fast_reference(reference)
-        if pred is None or ref is None:
+) -> dict[str, float] | None:
+    """The five numbers straight from rows in the official list form, checked a chunk at a time
+    and scored while the chunk is in the cache; None as soon as a chunk holds a row in another
+    form (or a malformed one)."""
+    totals = _new_totals()
+    for (_, predicted), (_, gold) in zip(_chunks(predictions), _chunks(references)):
+        prediction_columns = _prediction_columns(predicted)
+        reference_columns = _reference_columns(gold)
+        if prediction_columns is None or reference_columns is None:
             return None
-        out.append(claim_score(pred[0], pred[1][:max_evidence], ref[0], ref[1]))
-    return out
+        labels, evidence = prediction_columns
+        gold_labels, gold_evidence = reference_columns
+        _accumulate(totals, labels, evidence, gold_labels, gold_evidence, max_evidence, _GOLD_PAIR)
+    return _scores(totals, len(predictions))
 
 
 def official_form_score(
@@ -346,8 +441,7 @@ def official_form_score(
     if len(predictions) != len(references) or not predictions:
         return None
     with gc_paused():
-        claims = _official_form_scores(predictions, references, max_evidence)
-    return None if claims is None else aggregate(claims, len(predictions))
+        return _official_form_scores(predictions, references, max_evidence)
 
 
 def score(
@@ -358,26 +452,11 @@ def score(
     """The five official numbers from normalized rows (see ``normalize_*``)."""
     check_lengths(len(predictions), len(references))
     max_evidence = check_max_evidence(max_evidence)
-    return aggregate(claim_scores(predictions, references, max_evidence), len(predictions))
-
-
-def aggregate(
-    claims: Iterable[tuple[bool, bool, float | None, float | None]], total: int
-) -> dict[str, float]:
-    """The five official numbers from per-claim scores, summed in row order."""
-    strict = correct = 0.0
-    precision_sum = recall_sum = 0.0
-    verifiable = 0
-    for label_ok, strict_ok, precision_i, recall_i in claims:
-        if label_ok:
-            correct += 1.0
-        if strict_ok:
-            strict += 1.0
-        if precision_i is not None:
-            verifiable += 1
-            precision_sum += precision_i  # left to right, as the official loop sums
-            recall_sum += recall_i
-    return scores_from_sums(strict, correct, total, verifiable, precision_sum, recall_sum)
+    totals = _new_totals()
+    labels, evidence = zip(*predictions)
+    gold_labels, gold_evidence = zip(*references)
+    _accumulate(totals, labels, evidence, gold_labels, gold_evidence, max_evidence, tuple)
+    return _scores(totals, len(predictions))
 
 
 def scores_from_sums(
@@ -454,9 +533,9 @@ def fever_score(
     check_lengths(len(predictions), len(references))
     with gc_paused():
         if not details:
-            claims = _official_form_scores(predictions, references, max_evidence)
-            if claims is not None:
-                return aggregate(claims, len(predictions))
+            scores = _official_form_scores(predictions, references, max_evidence)
+            if scores is not None:
+                return scores
         preds, refs = normalize_predictions(predictions), normalize_references(references)
         result: dict[str, Any] = score(preds, refs, max_evidence)
         if details:
