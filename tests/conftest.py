@@ -11,6 +11,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
 _RUN_CACHE = tempfile.mkdtemp(prefix="taskeval-tests-")
 atexit.register(shutil.rmtree, _RUN_CACHE, ignore_errors=True)
 for _var, _sub in (
@@ -26,3 +28,16 @@ os.environ["HF_DATASETS_OFFLINE"] = "1"
 os.environ["HF_HUB_OFFLINE"] = "1"
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+
+@pytest.fixture(params=["json", "orjson"])
+def jsonl_parser(request, monkeypatch):
+    """Both parsers of the shared JSONL reader, which must read every line alike: the standard
+    library's (files under ``_SMALL`` bytes) and orjson where it agrees (bigger files)."""
+    from taskeval.registry import list_metrics, metric_dir, metric_module
+
+    for name in list_metrics():
+        if (metric_dir(name) / "jsonl.py").exists():
+            module = metric_module(name, "jsonl")
+            monkeypatch.setattr(module, "_SMALL", 0 if request.param == "orjson" else 2**62)
+    return request.param

@@ -13,6 +13,7 @@ import pytest
 from taskeval.registry import metric_module
 
 read_jsonl = metric_module("fever_score", "jsonl").read_jsonl
+pytestmark = pytest.mark.usefixtures("jsonl_parser")
 
 
 def test_every_line_is_one_value(tmp_path):
@@ -68,7 +69,8 @@ def test_without_orjson_the_standard_json_reads_the_same(tmp_path, monkeypatch):
     spec = importlib.util.spec_from_file_location("jsonl_without_orjson", source)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert module._fast_loads is json.loads
+    assert module.fast_parser() is json.loads
+    monkeypatch.setattr(module, "_SMALL", 0)  # every file big enough for the fast parser
     path = tmp_path / "rows.jsonl"
     path.write_bytes(b'{"a": 1}\n{oops}\n')
     with pytest.raises(ValueError, match=r"rows\.jsonl, line 2: not a JSON value"):

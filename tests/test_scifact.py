@@ -572,6 +572,7 @@ def test_compute_fast_path_checks_like_add_batch():
         (b"", []),
     ],
 )
+@pytest.mark.usefixtures("jsonl_parser")
 def test_jsonl_lines_and_values_as_the_official_reader(tmp_path, raw, expected):
     from taskeval._metrics.scifact_abstract.jsonl import read_jsonl
 
@@ -594,6 +595,7 @@ def test_jsonl_lines_and_values_as_the_official_reader(tmp_path, raw, expected):
         (b'\xef\xbb\xbf{"a": 1}', "line 1: not a JSON value"),  # json.loads refuses a BOM
     ],
 )
+@pytest.mark.usefixtures("jsonl_parser")
 def test_jsonl_refuses_what_the_official_reader_refuses(tmp_path, raw, message):
     from taskeval._metrics.scifact_abstract.jsonl import read_jsonl
 
@@ -603,6 +605,7 @@ def test_jsonl_refuses_what_the_official_reader_refuses(tmp_path, raw, message):
         read_jsonl(path)
 
 
+@pytest.mark.usefixtures("jsonl_parser")
 def test_nan_is_read_as_python_json_reads_it(tmp_path):
     from taskeval._metrics.scifact_abstract.jsonl import read_jsonl
 

@@ -7,6 +7,7 @@ newlines), the text must be UTF-8, and every JSON number and string is read by P
 (integers of any size, escaped lone surrogates, ``NaN``). orjson parses the same lines several
 times faster but reads integers outside [-2**63, 2**64) as floats and refuses lone surrogates and
 ``NaN``, so it is used only on lines it reads exactly; the others go to the standard library.
+It is imported only for a file big enough to repay its import (a few milliseconds).
 
 Linked into the metric folders whose official files are JSONL; only their ``inputs`` modules
 (the package's readers) use it, never the metric scripts.
@@ -14,19 +15,14 @@ Linked into the metric folders whose official files are JSONL; only their ``inpu
 
 import gc
 import json
+import os
 import re
-from collections.abc import Iterable, Iterator
-from os import PathLike
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-try:  # the same JSON, parsed several times faster, when orjson is installed (taskeval requires it)
-    from orjson import JSONDecodeError as _FastError
-    from orjson import loads as _fast_loads
-except ImportError:  # pragma: no cover - the folder alone needs only the standard library
-    _FastError = ValueError
-    _fast_loads = json.loads
-
 _CHUNK = 1 << 22  # bytes per read
+_SMALL = 1 << 20  # bytes: below this, importing orjson costs more than it saves
+_fast_loads: Callable[[bytes], Any] | None = None
 # 19 digits in a row may be an integer orjson turns into a float (2**64 has 20, -2**63-1 has 19);
 # shorter integers and any float it reads as Python does.
 _LONG_DIGITS = re.compile(rb"[0-9]{19}")
@@ -66,16 +62,30 @@ def iter_lines(chunks: Iterable[bytes], universal: bool) -> Iterator[tuple[int, 
             yield number + 1, rest, start, len(rest)
 
 
-def loads_text_line(line: bytes) -> Any:
-    """``json.loads`` of one line of a UTF-8 text-mode file, with orjson wherever it agrees.
+def fast_parser() -> Callable[[bytes], Any]:
+    """``orjson.loads``, imported on first use; ``json.loads`` where orjson is not installed (the
+    metric folder alone needs only the standard library; taskeval requires orjson)."""
+    global _fast_loads
+    if _fast_loads is None:
+        try:
+            from orjson import loads
+        except ImportError:
+            loads = json.loads
+        _fast_loads = loads
+    return _fast_loads
+
+
+def loads_text_line(line: bytes, fast: Callable[[bytes], Any] | None = None) -> Any:
+    """``json.loads`` of one line of a UTF-8 text-mode file, with the ``fast`` parser (see
+    ``fast_parser``) wherever it agrees.
 
     Raises ``ValueError`` (``UnicodeDecodeError`` and ``JSONDecodeError`` are ones) or
     ``RecursionError``, as ``json.loads`` does.
     """
-    if not _LONG_DIGITS.search(line):
+    if fast is not None and not _LONG_DIGITS.search(line):
         try:
-            return _fast_loads(line)
-        except _FastError:
+            return fast(line)
+        except ValueError:  # orjson's JSONDecodeError is one
             pass  # refused: the standard library decides (lone surrogates, NaN, or an error)
     return json.loads(line.decode("utf-8"))
 
@@ -91,7 +101,7 @@ def line_error(path: Any, number: int, line: bytes, error: BaseException) -> Val
     return ValueError(f"{path}, line {number}: not a JSON value ({error})")
 
 
-def read_jsonl(path: str | PathLike) -> list[Any]:
+def read_jsonl(path: str | os.PathLike) -> list[Any]:
     """The JSON value of every line; a ``ValueError`` names the file and line of a bad one."""
     rows = []
     collecting = gc.isenabled()
@@ -100,10 +110,11 @@ def read_jsonl(path: str | PathLike) -> list[Any]:
     gc.disable()
     try:
         with open(path, "rb") as f:
+            fast = fast_parser() if os.fstat(f.fileno()).st_size >= _SMALL else None
             for number, data, start, end in iter_lines(iter(lambda: f.read(_CHUNK), b""), True):
                 line = data[start:end]
                 try:
-                    rows.append(loads_text_line(line))
+                    rows.append(loads_text_line(line, fast))
                 except (ValueError, RecursionError) as e:
                     raise line_error(path, number, line, e) from None
     finally:
