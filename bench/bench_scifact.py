@@ -86,9 +86,9 @@ def main() -> None:
             "large": (f"{args.n:,} claims (dev replicated)", big_gold, big_preds, 0.5),
             "small": ("300 claims (dev)", case / "gold.jsonl", case / "predictions.jsonl", 1.0),
         }
-        ours, how = taskeval_command(case / "gold.jsonl", case / "predictions.jsonl")
         for key, (size, gold, preds, target) in sizes.items():
-            commands = {"taskeval": [*ours[:-2], str(gold), str(preds)]}
+            ours, how = taskeval_command(gold, preds)
+            commands = {"taskeval": ours}
             if checkout:
                 out = Path(tmp) / "metrics.json"
                 commands["official"] = [
