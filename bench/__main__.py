@@ -83,7 +83,10 @@ the ratio is taskeval / official and the target is its ceiling. The official sco
 checkouts in the folder given by `--official` or `$TASKEVAL_OFFICIAL` (SciFact's
 `scifact-evaluator`, eHealth-KD's `ehealthkd-2019`, TyDi QA's `tydiqa`; never part of this
 repository) and the installed `fever-scorer` package. A figure marked "(spec)" or
-"(recorded figure)" stands in where the folder is not given.
+"(recorded figure)" stands in where the folder is not given. Processes run from compiled
+bytecode on both sides (the modules are compiled first, as installing a package does). A run
+with `--only` refreshes the rows of the tasks it names; the others are from their last run (the
+machine and load of each are in the task's report).
 
 {table(COLUMNS, rows)}
 
