@@ -9,7 +9,12 @@ from pathlib import Path
 import pytest
 
 import taskeval
-from taskeval._metrics.ehealthkd.inputs import read_official, references_from_hub, score_files
+from taskeval._metrics.ehealthkd.inputs import (
+    read_official,
+    read_sentences,
+    references_from_hub,
+    score_files,
+)
 from taskeval._metrics.ehealthkd.scoring import ehealthkd
 
 PARITY = Path(__file__).resolve().parents[1].parent / "shared" / "parity" / "ehealthkd"
@@ -824,3 +829,20 @@ def test_details_of_relations_name_labels_direction_and_claims():
     record = ehealthkd([pred], [gold], "scenario3", details=True)["details"][4]
     assert record["predicted_text"] == "afecta → tipo" and record["gold_text"] == "afecta → cáncer"
     assert (record["gold_source"], record["gold_target"]) == (3, 2)
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ("a \nb", ["a", "b"]),  # the last line needs no line break
+        ("a\nb\n", ["a", "b"]),
+        ("a\n\n", ["a", ""]),  # a blank line is a sentence
+        ("\n", [""]),
+        ("", []),
+        ("a\x0cb\u2028c\n", ["a\x0cb\u2028c"]),  # not line ends for the official loop
+    ],
+)
+def test_sentence_lines_as_the_official_line_loop_reads_them(tmp_path, content, expected):
+    path = tmp_path / "input_scenario1.txt"
+    path.write_text(content, encoding="utf-8", newline="")
+    assert read_sentences(path) == expected
