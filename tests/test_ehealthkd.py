@@ -846,3 +846,11 @@ def test_sentence_lines_as_the_official_line_loop_reads_them(tmp_path, content, 
     path = tmp_path / "input_scenario1.txt"
     path.write_text(content, encoding="utf-8", newline="")
     assert read_sentences(path) == expected
+
+
+def test_a_prediction_starting_before_the_gold_phrase_overlaps_it():
+    # The gold start lies inside the predicted span, no predicted start inside the gold one;
+    # the official scorer counts one partial match either way.
+    gold = _row([(1, "Concept", [[2, 6]])], text="abcdef")
+    assert _counts(_row([(1, "Concept", [[0, 4]])], text="abcdef"), gold) == {"partial_A": 1}
+    assert _counts(_row([(1, "Concept", [[3, 6]])], text="abcdef"), gold) == {"partial_A": 1}
