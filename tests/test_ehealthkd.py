@@ -854,3 +854,21 @@ def test_a_prediction_starting_before_the_gold_phrase_overlaps_it():
     gold = _row([(1, "Concept", [[2, 6]])], text="abcdef")
     assert _counts(_row([(1, "Concept", [[0, 4]])], text="abcdef"), gold) == {"partial_A": 1}
     assert _counts(_row([(1, "Concept", [[3, 6]])], text="abcdef"), gold) == {"partial_A": 1}
+
+
+def test_details_call_a_relation_reversed_only_with_the_same_label():
+    phrases = [(1, "Concept", [[3, 7]]), (2, "Concept", [[11, 17]]), (3, "Action", [[18, 24]])]
+    gold = _row(phrases, [("subject", 3, 2)])
+    pred = _row(phrases, [("is-a", 2, 3), ("subject", 2, 3)])
+    assert [why for kind, _, why in _explained(pred, gold, "scenario3")] == [
+        "no gold relation between the phrases its endpoints matched",
+        "reversed: the gold relation goes the other way (only same-as is symmetric)",
+        "no predicted relation matched it",
+    ]
+
+
+def test_a_single_span_past_the_sentence_end_is_named_with_both_offsets():
+    gold = _row([(1, "Concept", [[2, 6]])], text="abcdef")
+    pred = _row([(1, "Concept", [[3, 9]])], text="abcdef")
+    with pytest.raises(ValueError, match=r"the single span \[3, 9\] ends past .* \(6 characters\)"):
+        ehealthkd([pred], [gold], "scenario1")
