@@ -15,7 +15,7 @@ from taskeval._metrics.ehealthkd.inputs import (
     references_from_hub,
     score_files,
 )
-from taskeval._metrics.ehealthkd.scoring import ehealthkd
+from taskeval._metrics.ehealthkd.scoring import ehealthkd, split_words
 
 PARITY = Path(__file__).resolve().parents[1].parent / "shared" / "parity" / "ehealthkd"
 needs_corpus = pytest.mark.skipif(not PARITY.is_dir(), reason="parity corpus absent")
@@ -872,3 +872,17 @@ def test_a_single_span_past_the_sentence_end_is_named_with_both_offsets():
     pred = _row([(1, "Concept", [[3, 9]])], text="abcdef")
     with pytest.raises(ValueError, match=r"the single span \[3, 9\] ends past .* \(6 characters\)"):
         ehealthkd([pred], [gold], "scenario1")
+
+
+def test_details_of_a_missing_phrase_that_no_prediction_lies_over():
+    gold = _row([(1, "Concept", [[0, 2]]), (2, "Concept", [[3, 5]])], text="ab cd ef")
+    pred = _row([(7, "Concept", [[3, 5]]), (8, "Concept", [[6, 8]])], text="ab cd ef")
+    missing = [
+        why for _, outcome, why in _explained(pred, gold, "scenario2") if outcome == "missing"
+    ]
+    assert missing == ["not predicted: no predicted phrase overlaps it"]
+
+
+def test_a_single_span_is_cut_at_a_space_in_its_first_character():
+    assert split_words(" ab", 0, 3) == ((0, 0), (1, 3))
+    assert split_words("ab", 0, 2) == ((0, 2),)
