@@ -205,63 +205,59 @@ def _chunks(rows: Iterable[Any]) -> Iterator[tuple[int, list]]:
         offset += len(chunk)
 
 
+def _row_fields(
+    at: tuple[str, int, Any], label_field: str, list_field: str, items: str
+) -> tuple[str, str, list]:
+    """A row's place for messages, its label and its list of ``items``, checked."""
+    where = _check_row(*at)
+    label = _check_label(where, at[2], label_field)
+    if list_field not in at[2]:
+        raise ValueError(f"{where}: missing field {list_field!r}")
+    value = at[2][list_field]
+    if not isinstance(value, list):
+        raise ValueError(
+            f"{where}: field {list_field!r} must be a list of {items}, got {type(value).__name__}"
+        )
+    return where, label, value
+
+
+def _sentences(items: list, where: str, field: str, parse: Any, expected: str) -> list[Sentence]:
+    """Evidence items as (page, line) by ``parse``, or an error naming the first bad one."""
+    out = []
+    for position, item in enumerate(items):
+        at = f"{field}[{position}]"
+        sentence = parse(item, where, at)
+        if sentence is None:
+            raise ValueError(f"{where}: field {at} must be {expected}, got {item!r}")
+        out.append(sentence)
+    return out
+
+
 def _prediction_row(index: int, row: Any) -> Prediction:
     """One prediction row checked item by item (any accepted form), or a precise error."""
-    where = _check_row("predictions", index, row)
-    label = _check_label(where, row, "predicted_label")
-    if "predicted_evidence" not in row:
-        raise ValueError(f"{where}: missing field 'predicted_evidence'")
-    items = row["predicted_evidence"]
-    if not isinstance(items, list):
-        raise ValueError(
-            f"{where}: field 'predicted_evidence' must be a list of [page, line] items, "
-            f"got {type(items).__name__}"
-        )
-    sentences = []
-    for position, item in enumerate(items):
-        field = f"'predicted_evidence'[{position}]"
-        sentence = _predicted_sentence(item, where, field)
-        if sentence is None:
-            raise ValueError(
-                f"{where}: field 'predicted_evidence'[{position}] must be a [page, line] list "
-                f"or a {{'page', 'line'}} record with a string page and an int line, "
-                f"got {item!r}"
-            )
-        sentences.append(sentence)
-    return (label, sentences)
+    where, label, items = _row_fields(
+        ("predictions", index, row), "predicted_label", "predicted_evidence", "[page, line] items"
+    )
+    expected = "a [page, line] list or a {'page', 'line'} record with a string page and an int line"
+    return (label, _sentences(items, where, "'predicted_evidence'", _predicted_sentence, expected))
 
 
 def _reference_row(index: int, row: Any) -> Reference:
     """One reference row checked item by item (any accepted form), or a precise error."""
-    where = _check_row("references", index, row)
-    label = _check_label(where, row, "label")
-    if "evidence" not in row:
-        raise ValueError(f"{where}: missing field 'evidence'")
-    groups = row["evidence"]
-    if not isinstance(groups, list):
-        raise ValueError(
-            f"{where}: field 'evidence' must be a list of evidence groups, "
-            f"got {type(groups).__name__}"
-        )
+    where, label, groups = _row_fields(
+        ("references", index, row), "label", "evidence", "evidence groups"
+    )
     gold_groups = []
     for g, group in enumerate(groups):
         if not isinstance(group, list):
             raise ValueError(
                 f"{where}: field 'evidence'[{g}] must be a list of evidence items, got {group!r}"
             )
-        gold_group = []
-        for position, item in enumerate(group):
-            field = f"'evidence'[{g}][{position}]"
-            sentence = _gold_sentence(item, where, field)
-            if sentence is None:
-                raise ValueError(
-                    f"{where}: field 'evidence'[{g}][{position}] must be an "
-                    f"[annotation_id, evidence_id, page, line] list (or a record with those "
-                    f"keys) with an int-or-None line and a string-or-None page, "
-                    f"got {item!r}"
-                )
-            gold_group.append(sentence)
-        gold_groups.append(gold_group)
+        expected = (
+            "an [annotation_id, evidence_id, page, line] list (or a record with those keys) "
+            "with an int-or-None line and a string-or-None page"
+        )
+        gold_groups.append(_sentences(group, where, f"'evidence'[{g}]", _gold_sentence, expected))
     return (label, gold_groups)
 
 
