@@ -11,6 +11,7 @@ import pytest
 import taskeval
 from taskeval._metrics.ehealthkd.inputs import (
     read_official,
+    read_scenario,
     read_sentences,
     references_from_hub,
     score_files,
@@ -886,3 +887,46 @@ def test_details_of_a_missing_phrase_that_no_prediction_lies_over():
 def test_a_single_span_is_cut_at_a_space_in_its_first_character():
     assert split_words(" ab", 0, 3) == ((0, 0), (1, 3))
     assert split_words("ab", 0, 2) == ((0, 2),)
+
+
+def _scenario_side(folder: Path, texts: list[str]) -> Path:
+    """A scenario folder: one key phrase (the first character) on every sentence."""
+    folder.mkdir()
+    (folder / "input_scenario1.txt").write_text("".join(t + "\n" for t in texts), encoding="utf-8")
+    starts = [sum(len(t) + 1 for t in texts[:k]) for k in range(len(texts))]
+    phrases = [
+        f"{k + 1}\t{s} {s + 1}\tConcept\t{t[0]}\n" for k, (s, t) in enumerate(zip(starts, texts))
+    ]
+    (folder / "output_a_scenario1.txt").write_text("".join(phrases), encoding="utf-8")
+    (folder / "output_b_scenario1.txt").write_text("", encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("differing", "shown"),
+    [
+        ([0, 1, 2, 3, 4, 5], "lines 1, 2, 3, 4, 5, ..."),  # the first five, then "..."
+        ([1, 6], "lines 2, 7"),
+        ([], None),
+    ],
+)
+def test_sentences_whose_text_differs_are_skipped_and_named(tmp_path, differing, shown):
+    gold_texts = [f"m{k} texto" for k in range(8)]
+    # Submitted texts sorting before and after the gold ones: any difference is one.
+    sub_texts = [
+        (f"a{k} texto" if k % 2 else f"z{k} texto") if k in differing else t
+        for k, t in enumerate(gold_texts)
+    ]
+    gold = _scenario_side(tmp_path / "gold", gold_texts)
+    sub = _scenario_side(tmp_path / "sub", sub_texts)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        submitted, _, _ = read_scenario(gold, sub)
+    assert len(submitted) == 8 - len(differing)
+    messages = [str(w.message) for w in caught]
+    if shown is None:
+        assert messages == []
+    else:
+        assert len(messages) == 1
+        assert f"{len(differing)} annotated sentence(s) differ" in messages[0]
+        assert f"({shown})" in messages[0]
