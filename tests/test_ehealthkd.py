@@ -889,8 +889,8 @@ def test_a_single_span_is_cut_at_a_space_in_its_first_character():
     assert split_words("ab", 0, 2) == ((0, 2),)
 
 
-def _scenario_side(folder: Path, texts: list[str]) -> Path:
-    """A scenario folder: one key phrase (the first character) on every sentence."""
+def _scenario_side(folder: Path, texts: list[str], relations: str = "") -> Path:
+    """A scenario folder: one key phrase (the first character) on every sentence, id k + 1."""
     folder.mkdir()
     (folder / "input_scenario1.txt").write_text("".join(t + "\n" for t in texts), encoding="utf-8")
     starts = [sum(len(t) + 1 for t in texts[:k]) for k in range(len(texts))]
@@ -898,7 +898,7 @@ def _scenario_side(folder: Path, texts: list[str]) -> Path:
         f"{k + 1}\t{s} {s + 1}\tConcept\t{t[0]}\n" for k, (s, t) in enumerate(zip(starts, texts))
     ]
     (folder / "output_a_scenario1.txt").write_text("".join(phrases), encoding="utf-8")
-    (folder / "output_b_scenario1.txt").write_text("", encoding="utf-8")
+    (folder / "output_b_scenario1.txt").write_text(relations, encoding="utf-8")
     return folder
 
 
@@ -930,3 +930,26 @@ def test_sentences_whose_text_differs_are_skipped_and_named(tmp_path, differing,
         assert len(messages) == 1
         assert f"{len(differing)} annotated sentence(s) differ" in messages[0]
         assert f"({shown})" in messages[0]
+
+
+@pytest.mark.parametrize("padded", [False, True])  # True: a line off the bulk reader's layout
+@pytest.mark.parametrize(
+    ("crossing", "shown"),
+    [([1, 2, 3, 4, 5, 6, 7], "lines 1, 2, 3, 4, 5, ..."), ([2, 5], "lines 2, 5")],
+)
+def test_relations_across_sentences_are_dropped_and_named(tmp_path, crossing, shown, padded):
+    texts = [f"m{k} texto" for k in range(8)]
+    # Line n relates phrase n to phrase n + 1 (the next sentence) if it crosses, else to itself.
+    lines = [f"subject\t{n}\t{n + 1 if n in crossing else n}\n" for n in range(1, 8)]
+    if padded:
+        lines[-1] = lines[-1].replace("\t", "\t ", 1)
+    gold = _scenario_side(tmp_path / "gold", texts, "".join(lines))
+    sub = _scenario_side(tmp_path / "sub", texts)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        _, gold_sentences, _ = read_scenario(gold, sub)
+    assert sum(len(s.relations) for s in gold_sentences) == 7 - len(crossing)
+    messages = [str(w.message) for w in caught]
+    assert len(messages) == 1
+    assert f"{len(crossing)} relation(s) cross sentence boundaries" in messages[0]
+    assert messages[0].endswith(f"({shown})")
