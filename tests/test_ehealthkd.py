@@ -953,3 +953,24 @@ def test_relations_across_sentences_are_dropped_and_named(tmp_path, crossing, sh
     assert len(messages) == 1
     assert f"{len(crossing)} relation(s) cross sentence boundaries" in messages[0]
     assert messages[0].endswith(f"({shown})")
+
+
+def test_references_from_hub_locate_every_fragment_of_a_three_word_entity():
+    text = "El tipo raro de cáncer del pulmón"
+    row = {
+        "sentence": text,
+        "entities": [
+            {"ent_id": "T1", "ent_text": "tipo cáncer pulmón", "ent_label": 0,
+             "start_character": 3, "end_character": 33},
+        ],
+        "relations": [],
+    }  # fmt: skip
+    (ref,) = references_from_hub([row])
+    assert ref["keyphrases"] == [
+        {"id": 1, "label": "Concept", "spans": [[3, 7], [16, 22], [27, 33]]}
+    ]
+    # The middle word twice between the ends: its place is not known.
+    row["sentence"] = "El tipo de cáncer o cáncer del pulmón"
+    row["entities"][0]["end_character"] = len(row["sentence"])
+    with pytest.raises(ValueError, match=r"rows\[0\].*\(T1\).*do not locate its fragments"):
+        references_from_hub([row])
