@@ -974,3 +974,26 @@ def test_references_from_hub_locate_every_fragment_of_a_three_word_entity():
     row["entities"][0]["end_character"] = len(row["sentence"])
     with pytest.raises(ValueError, match=r"rows\[0\].*\(T1\).*do not locate its fragments"):
         references_from_hub([row])
+
+
+# Two spaces between the offsets: the official split() takes them; the bulk reader does not.
+@pytest.mark.parametrize("line", ["1\t3 10\tConcept\ttipo de\n", "1\t3  10\tConcept\ttipo de\n"])
+def test_a_single_span_from_a_file_is_cut_into_words(tmp_path, line):
+    gold = _scenario_side(tmp_path / "gold", ["El tipo de cáncer"])
+    (gold / "output_a_scenario1.txt").write_text(line, encoding="utf-8")
+    sub = _scenario_side(tmp_path / "sub", ["El tipo de cáncer"])
+    (reference,) = read_official(references=gold, predictions=sub)["references"]
+    assert reference["keyphrases"] == [{"id": 1, "label": "Concept", "spans": [[3, 7], [8, 10]]}]
+
+
+def test_references_from_hub_refuse_an_entity_past_its_sentence():
+    row = {
+        "sentence": "El tipo",
+        "entities": [
+            {"ent_id": "T1", "ent_text": "tipo", "ent_label": 0,
+             "start_character": 3, "end_character": 9},
+        ],
+        "relations": [],
+    }  # fmt: skip
+    with pytest.raises(ValueError, match=r"rows\[0\].*\(T1\).*\[3, 9\).*lies outside it"):
+        references_from_hub([row])
