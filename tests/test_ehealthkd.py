@@ -17,6 +17,7 @@ from taskeval._metrics.ehealthkd.inputs import (
     score_files,
 )
 from taskeval._metrics.ehealthkd.scoring import ehealthkd, split_words
+from taskeval.registry import metric_module
 
 PARITY = Path(__file__).resolve().parents[1].parent / "shared" / "parity" / "ehealthkd"
 needs_corpus = pytest.mark.skipif(not PARITY.is_dir(), reason="parity corpus absent")
@@ -997,3 +998,12 @@ def test_references_from_hub_refuse_an_entity_past_its_sentence():
     }  # fmt: skip
     with pytest.raises(ValueError, match=r"rows\[0\].*\(T1\).*\[3, 9\).*lies outside it"):
         references_from_hub([row])
+
+
+def test_a_skipped_sentence_warning_points_at_the_caller_of_score():
+    core = metric_module("ehealthkd", "scoring")
+    pred = _row([(1, "Concept", [[3, 7]])], text=TEXT.upper())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        core.score(core.normalize_rows([pred], "p"), core.normalize_rows([GOLD], "r"))
+    assert [Path(w.filename).name for w in caught] == [Path(__file__).name]
