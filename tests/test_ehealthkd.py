@@ -1007,3 +1007,11 @@ def test_a_skipped_sentence_warning_points_at_the_caller_of_score():
         warnings.simplefilter("always")
         core.score(core.normalize_rows([pred], "p"), core.normalize_rows([GOLD], "r"))
     assert [Path(w.filename).name for w in caught] == [Path(__file__).name]
+
+
+def test_an_empty_gold_pair_starting_where_a_predicted_pair_starts_overlaps():
+    # "a  bc" as one span gives (0, 1), (2, 2), (3, 5): its empty pair starts where the predicted
+    # pair [2, 3) does, and nothing else overlaps; the official scorer counts a partial match.
+    gold = _row([(1, "Concept", [[0, 5]])], text="a  bc d")
+    pred = _row([(1, "Concept", [[2, 3], [6, 7]])], text="a  bc d")
+    assert _counts(pred, gold) == {"partial_A": 1}
