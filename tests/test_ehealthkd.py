@@ -1015,3 +1015,16 @@ def test_an_empty_gold_pair_starting_where_a_predicted_pair_starts_overlaps():
     gold = _row([(1, "Concept", [[0, 5]])], text="a  bc d")
     pred = _row([(1, "Concept", [[2, 3], [6, 7]])], text="a  bc d")
     assert _counts(pred, gold) == {"partial_A": 1}
+
+
+def test_companion_files_are_found_as_the_official_lookup_finds_them(tmp_path):
+    # The official lookup takes the second "_"-separated field of the sentence file name, so
+    # input_dev_set.txt has the companions output_a_dev and output_b_dev (no extension).
+    for side in ("gold", "sub"):
+        folder = tmp_path / side
+        folder.mkdir()
+        (folder / "input_dev_set.txt").write_text("El tipo\n", encoding="utf-8")
+        (folder / "output_a_dev").write_text("1\t3 7\tConcept\ttipo\n", encoding="utf-8")
+        (folder / "output_b_dev").write_text("", encoding="utf-8")
+    submitted, gold, _ = read_scenario(tmp_path / "gold", tmp_path / "sub")
+    assert [len(s.keyphrases) for s in submitted + gold] == [1, 1]
