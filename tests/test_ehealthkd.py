@@ -883,6 +883,13 @@ def test_details_of_a_missing_phrase_that_no_prediction_lies_over():
         why for _, outcome, why in _explained(pred, gold, "scenario2") if outcome == "missing"
     ]
     assert missing == ["not predicted: no predicted phrase overlaps it"]
+    # The same with the unmatched prediction before the missing phrase rather than after it.
+    gold = _row([(1, "Concept", [[0, 2]]), (2, "Concept", [[6, 8]])], text="ab cd ef")
+    pred = _row([(7, "Concept", [[0, 2]]), (8, "Concept", [[3, 5]])], text="ab cd ef")
+    missing = [
+        why for _, outcome, why in _explained(pred, gold, "scenario2") if outcome == "missing"
+    ]
+    assert missing == ["not predicted: no predicted phrase overlaps it"]
 
 
 def test_a_single_span_is_cut_at_a_space_in_its_first_character():
