@@ -14,6 +14,7 @@ from taskeval._metrics.ehealthkd.inputs import (
     read_scenario,
     read_sentences,
     references_from_hub,
+    scenario_pairs,
     score_files,
 )
 from taskeval._metrics.ehealthkd.scoring import ehealthkd, split_words
@@ -980,8 +981,9 @@ def test_references_from_hub_locate_every_fragment_of_a_three_word_entity():
     # The middle word twice between the ends: its place is not known.
     row["sentence"] = "El tipo de cáncer o cáncer del pulmón"
     row["entities"][0]["end_character"] = len(row["sentence"])
-    with pytest.raises(ValueError, match=r"rows\[0\].*\(T1\).*do not locate its fragments"):
+    with pytest.raises(ValueError, match=r"rows\[0\].*\(T1\).*do not locate its fragments") as info:
         references_from_hub([row])
+    assert f"reads {row['sentence'][3:]!r}, not the entity text" in str(info.value)
 
 
 # Two spaces between the offsets: the official split() takes them; the bulk reader does not.
@@ -1035,3 +1037,21 @@ def test_companion_files_are_found_as_the_official_lookup_finds_them(tmp_path):
         (folder / "output_b_dev").write_text("", encoding="utf-8")
     submitted, gold, _ = read_scenario(tmp_path / "gold", tmp_path / "sub")
     assert [len(s.keyphrases) for s in submitted + gold] == [1, 1]
+
+
+def test_a_gold_scenario_the_submission_lacks_is_named_where_it_is_asked_for(tmp_path):
+    for side, folders in (
+        ("gold", ["scenario1-main", "scenario2-taskA"]),
+        ("sub", ["scenario1-main"]),
+    ):
+        (tmp_path / side).mkdir()
+        for name in folders:
+            _scenario_side(tmp_path / side / name, ["El tipo"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pairs = scenario_pairs(tmp_path / "gold", tmp_path / "sub")
+    assert [name for name, _, _ in pairs] == ["scenario1"]
+    assert [str(w.message) for w in caught] == [
+        f"{tmp_path / 'sub'}: no scenario2-taskA folder; scored: scenario1"
+    ]
+    assert [Path(w.filename).name for w in caught] == [Path(__file__).name]
