@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import warnings
 from pathlib import Path
@@ -1005,7 +1006,9 @@ def test_references_from_hub_refuse_an_entity_past_its_sentence():
         ],
         "relations": [],
     }  # fmt: skip
-    with pytest.raises(ValueError, match=r"rows\[0\].*\(T1\).*\[3, 9\).*lies outside it"):
+    with pytest.raises(
+        ValueError, match=r"rows\[0\].*\(T1\).*\[3, 9\).*covers \[0, 7\).*outside it"
+    ):
         references_from_hub([row])
 
 
@@ -1055,3 +1058,29 @@ def test_a_gold_scenario_the_submission_lacks_is_named_where_it_is_asked_for(tmp
         f"{tmp_path / 'sub'}: no scenario2-taskA folder; scored: scenario1"
     ]
     assert [Path(w.filename).name for w in caught] == [Path(__file__).name]
+
+
+def test_references_from_hub_locate_fragments_that_touch():
+    row = {
+        "sentence": "El tipocáncer",
+        "entities": [
+            {"ent_id": "T1", "ent_text": "tipo cáncer", "ent_label": 0,
+             "start_character": 3, "end_character": 13},
+        ],
+        "relations": [],
+    }  # fmt: skip
+    (ref,) = references_from_hub([row])
+    assert ref["keyphrases"][0]["spans"] == [[3, 7], [7, 13]]
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_scoring_files_leaves_the_garbage_collector_as_it_was(tmp_path, enabled):
+    gold = _scenario_side(tmp_path / "gold", ["El tipo"])
+    sub = _scenario_side(tmp_path / "sub", ["El tipo"])
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        score_files(gold, sub)
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
