@@ -1084,3 +1084,20 @@ def test_scoring_files_leaves_the_garbage_collector_as_it_was(tmp_path, enabled)
         assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_an_offset_past_the_last_sentence_names_where_the_text_ends(tmp_path):
+    gold = _scenario_side(tmp_path / "gold", ["El tipo", "de cáncer"])  # ends at 7 and 17
+    (gold / "output_a_scenario1.txt").write_text("1\t20 22\tConcept\txx\n", encoding="utf-8")
+    sub = _scenario_side(tmp_path / "sub", ["El tipo", "de cáncer"])
+    with pytest.raises(ValueError, match=r"line 1: offset 20 lies past .*ends at global offset 17"):
+        read_scenario(gold, sub)
+
+
+def test_other_folders_beside_the_scenario_folders_are_passed_over(tmp_path):
+    for side in ("gold", "sub"):
+        (tmp_path / side / "aaa-notes").mkdir(parents=True)
+        for name in ("scenario1-main", "scenario2-taskA"):
+            _scenario_side(tmp_path / side / name, ["El tipo"])
+    pairs = scenario_pairs(tmp_path / "gold", tmp_path / "sub")
+    assert [name for name, _, _ in pairs] == ["scenario1", "scenario2"]
