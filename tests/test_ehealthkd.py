@@ -945,7 +945,11 @@ def test_sentences_whose_text_differs_are_skipped_and_named(tmp_path, differing,
 @pytest.mark.parametrize("padded", [False, True])  # True: a line off the bulk reader's layout
 @pytest.mark.parametrize(
     ("crossing", "shown"),
-    [([1, 2, 3, 4, 5, 6, 7], "lines 1, 2, 3, 4, 5, ..."), ([2, 5], "lines 2, 5")],
+    [
+        ([1, 2, 3, 4, 5, 6, 7], "lines 1, 2, 3, 4, 5, ..."),
+        ([1, 2, 3, 4, 5], "lines 1, 2, 3, 4, 5"),
+        ([2, 5], "lines 2, 5"),
+    ],
 )
 def test_relations_across_sentences_are_dropped_and_named(tmp_path, crossing, shown, padded):
     texts = [f"m{k} texto" for k in range(8)]
@@ -958,7 +962,8 @@ def test_relations_across_sentences_are_dropped_and_named(tmp_path, crossing, sh
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         _, gold_sentences, _ = read_scenario(gold, sub)
-    assert sum(len(s.relations) for s in gold_sentences) == 7 - len(crossing)
+    kept = [r for s in gold_sentences for r in s.relations]
+    assert len(kept) == 7 - len(crossing) and {r.label for r in kept} <= {"subject"}
     messages = [str(w.message) for w in caught]
     assert len(messages) == 1
     assert f"{len(crossing)} relation(s) cross sentence boundaries" in messages[0]
