@@ -1106,3 +1106,40 @@ def test_other_folders_beside_the_scenario_folders_are_passed_over(tmp_path):
             _scenario_side(tmp_path / side / name, ["El tipo"])
     pairs = scenario_pairs(tmp_path / "gold", tmp_path / "sub")
     assert [name for name, _, _ in pairs] == ["scenario1", "scenario2"]
+
+
+def test_references_from_hub_locate_two_middle_words():
+    row = {
+        "sentence": "El tipo raro de cáncer del pulmón",
+        "entities": [
+            {"ent_id": "T1", "ent_text": "tipo raro cáncer pulmón", "ent_label": 0,
+             "start_character": 3, "end_character": 33},
+        ],
+        "relations": [],
+    }  # fmt: skip
+    (ref,) = references_from_hub([row])
+    assert ref["keyphrases"][0]["spans"] == [[3, 7], [8, 12], [16, 22], [27, 33]]
+
+
+@pytest.mark.parametrize("label", [4, -1, True, 1.0])
+def test_references_from_hub_refuse_a_class_index_out_of_range(label):
+    row = {
+        "sentence": "El tipo",
+        "entities": [
+            {"ent_id": "T1", "ent_text": "tipo", "ent_label": label,
+             "start_character": 3, "end_character": 7},
+        ],
+        "relations": [],
+    }  # fmt: skip
+    with pytest.raises(ValueError, match="expected a label name or a class index below 4"):
+        references_from_hub([row])
+
+
+@pytest.mark.parametrize("spans", ["8 19;10 12", "8  19;10 12"])  # the second: line by line
+def test_pairs_after_the_first_sentence_are_sorted_by_start(tmp_path, spans):
+    texts = ["El tipo", "de cáncer de pulmón"]
+    gold = _scenario_side(tmp_path / "gold", texts)
+    (gold / "output_a_scenario1.txt").write_text(f"1\t{spans}\tConcept\tx\n", encoding="utf-8")
+    sub = _scenario_side(tmp_path / "sub", texts)
+    references = read_official(references=gold, predictions=sub)["references"]
+    assert references[-1]["keyphrases"][0]["spans"] == [[0, 11], [2, 4]]
