@@ -1143,3 +1143,21 @@ def test_pairs_after_the_first_sentence_are_sorted_by_start(tmp_path, spans):
     sub = _scenario_side(tmp_path / "sub", texts)
     references = read_official(references=gold, predictions=sub)["references"]
     assert references[-1]["keyphrases"][0]["spans"] == [[0, 11], [2, 4]]
+
+
+def test_an_annotation_file_alone_does_not_make_a_scenario_folder(tmp_path):
+    for side in ("gold", "sub"):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "output_a_notes.txt").write_text("", encoding="utf-8")
+        _scenario_side(tmp_path / side / "scenario1-main", ["El tipo"])
+    assert [name for name, _, _ in scenario_pairs(tmp_path / "gold", tmp_path / "sub")] == [
+        "scenario1"
+    ]
+
+
+def test_an_offset_in_an_empty_sentence_file_is_past_offset_zero(tmp_path):
+    gold = _scenario_side(tmp_path / "gold", [])
+    (gold / "output_a_scenario1.txt").write_text("1\t0 2\tConcept\txx\n", encoding="utf-8")
+    sub = _scenario_side(tmp_path / "sub", [])
+    with pytest.raises(ValueError, match=r"offset 0 lies past .*ends at global offset 0,"):
+        read_scenario(gold, sub)
