@@ -1102,6 +1102,7 @@ def test_an_offset_past_the_last_sentence_names_where_the_text_ends(tmp_path):
 def test_other_folders_beside_the_scenario_folders_are_passed_over(tmp_path):
     for side in ("gold", "sub"):
         (tmp_path / side / "aaa-notes").mkdir(parents=True)
+        _scenario_side(tmp_path / side / "scenario4-extra", ["El tipo"])  # no such scenario
         for name in ("scenario1-main", "scenario2-taskA"):
             _scenario_side(tmp_path / side / name, ["El tipo"])
     pairs = scenario_pairs(tmp_path / "gold", tmp_path / "sub")
