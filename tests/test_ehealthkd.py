@@ -953,8 +953,10 @@ def test_sentences_whose_text_differs_are_skipped_and_named(tmp_path, differing,
 )
 def test_relations_across_sentences_are_dropped_and_named(tmp_path, crossing, shown, padded):
     texts = [f"m{k} texto" for k in range(8)]
-    # Line n relates phrase n to phrase n + 1 (the next sentence) if it crosses, else to itself.
-    lines = [f"subject\t{n}\t{n + 1 if n in crossing else n}\n" for n in range(1, 8)]
+    # Line n relates phrase n to the phrase of another sentence if it crosses, else to itself.
+    # Crossing forward from odd lines, backward from even ones.
+    ends = {n: (n + 1 if n % 2 else n - 1) if n in crossing else n for n in range(1, 8)}
+    lines = [f"subject\t{n}\t{ends[n]}\n" for n in range(1, 8)]
     if padded:
         lines[-1] = lines[-1].replace("\t", "\t ", 1)
     gold = _scenario_side(tmp_path / "gold", texts, "".join(lines))
@@ -1162,3 +1164,19 @@ def test_an_offset_in_an_empty_sentence_file_is_past_offset_zero(tmp_path):
     sub = _scenario_side(tmp_path / "sub", [])
     with pytest.raises(ValueError, match=r"offset 0 lies past .*ends at global offset 0,"):
         read_scenario(gold, sub)
+
+
+@pytest.mark.parametrize(
+    ("rows", "shown"), [(6, "rows 0, 1, 2, 3, 4, ..."), (4, "rows 0, 1, 2, 3")]
+)
+def test_rows_whose_text_differs_are_named_first_five_then_dots(rows, shown):
+    pred = _row([(1, "Concept", [[3, 7]])], text=TEXT.upper())
+    with pytest.warns(UserWarning, match=r"annotated sentence") as caught:
+        result = ehealthkd([pred] * rows, [GOLD] * rows, "scenario1")
+    assert f"({shown})" in str(caught[0].message)
+    assert result["correct_A"] == 0 and result["missing_A"] == 0
+
+
+def test_the_core_refuses_fewer_predictions_than_references():
+    with pytest.raises(ValueError, match="same length"):
+        ehealthkd([GOLD], [GOLD, GOLD], "scenario1")
