@@ -972,16 +972,16 @@ def test_relations_across_sentences_are_dropped_and_named(tmp_path, crossing, sh
     assert messages[0].endswith(f"({shown})")
 
 
+def _hub_row(sentence: str, ent_text: str, start: int, end: int, label: object = 0) -> dict:
+    """A Hub row of one entity, T1, and no relation."""
+    entity = {"ent_id": "T1", "ent_text": ent_text, "ent_label": label}
+    entity.update(start_character=start, end_character=end)
+    return {"sentence": sentence, "entities": [entity], "relations": []}
+
+
 def test_references_from_hub_locate_every_fragment_of_a_three_word_entity():
     text = "El tipo raro de cáncer del pulmón"
-    row = {
-        "sentence": text,
-        "entities": [
-            {"ent_id": "T1", "ent_text": "tipo cáncer pulmón", "ent_label": 0,
-             "start_character": 3, "end_character": 33},
-        ],
-        "relations": [],
-    }  # fmt: skip
+    row = _hub_row(text, "tipo cáncer pulmón", 3, 33)
     (ref,) = references_from_hub([row])
     assert ref["keyphrases"] == [
         {"id": 1, "label": "Concept", "spans": [[3, 7], [16, 22], [27, 33]]}
@@ -1005,14 +1005,7 @@ def test_a_single_span_from_a_file_is_cut_into_words(tmp_path, line):
 
 
 def test_references_from_hub_refuse_an_entity_past_its_sentence():
-    row = {
-        "sentence": "El tipo",
-        "entities": [
-            {"ent_id": "T1", "ent_text": "tipo", "ent_label": 0,
-             "start_character": 3, "end_character": 9},
-        ],
-        "relations": [],
-    }  # fmt: skip
+    row = _hub_row("El tipo", "tipo", 3, 9)
     with pytest.raises(
         ValueError, match=r"rows\[0\].*\(T1\).*\[3, 9\).*covers \[0, 7\).*outside it"
     ):
@@ -1068,14 +1061,7 @@ def test_a_gold_scenario_the_submission_lacks_is_named_where_it_is_asked_for(tmp
 
 
 def test_references_from_hub_locate_fragments_that_touch():
-    row = {
-        "sentence": "El tipocáncer",
-        "entities": [
-            {"ent_id": "T1", "ent_text": "tipo cáncer", "ent_label": 0,
-             "start_character": 3, "end_character": 13},
-        ],
-        "relations": [],
-    }  # fmt: skip
+    row = _hub_row("El tipocáncer", "tipo cáncer", 3, 13)
     (ref,) = references_from_hub([row])
     assert ref["keyphrases"][0]["spans"] == [[3, 7], [7, 13]]
 
@@ -1112,28 +1098,14 @@ def test_other_folders_beside_the_scenario_folders_are_passed_over(tmp_path):
 
 
 def test_references_from_hub_locate_two_middle_words():
-    row = {
-        "sentence": "El tipo raro de cáncer del pulmón",
-        "entities": [
-            {"ent_id": "T1", "ent_text": "tipo raro cáncer pulmón", "ent_label": 0,
-             "start_character": 3, "end_character": 33},
-        ],
-        "relations": [],
-    }  # fmt: skip
+    row = _hub_row("El tipo raro de cáncer del pulmón", "tipo raro cáncer pulmón", 3, 33)
     (ref,) = references_from_hub([row])
     assert ref["keyphrases"][0]["spans"] == [[3, 7], [8, 12], [16, 22], [27, 33]]
 
 
 @pytest.mark.parametrize("label", [4, -1, True, 1.0])
 def test_references_from_hub_refuse_a_class_index_out_of_range(label):
-    row = {
-        "sentence": "El tipo",
-        "entities": [
-            {"ent_id": "T1", "ent_text": "tipo", "ent_label": label,
-             "start_character": 3, "end_character": 7},
-        ],
-        "relations": [],
-    }  # fmt: skip
+    row = _hub_row("El tipo", "tipo", 3, 7, label=label)
     with pytest.raises(ValueError, match="expected a label name or a class index below 4"):
         references_from_hub([row])
 
