@@ -1152,3 +1152,11 @@ def test_rows_whose_text_differs_are_named_first_five_then_dots(rows, shown):
 def test_the_core_refuses_fewer_predictions_than_references():
     with pytest.raises(ValueError, match="same length"):
         ehealthkd([GOLD], [GOLD, GOLD], "scenario1")
+
+
+def test_a_tree_with_only_an_unknown_scenario_folder_is_not_a_submission(tmp_path):
+    for side, name in (("gold", "scenario1-main"), ("sub", "scenario4-extra")):
+        (tmp_path / side).mkdir()
+        _scenario_side(tmp_path / side / name, ["El tipo"])
+    with pytest.raises(ValueError, match=r"sub: expected a scenario folder"):
+        scenario_pairs(tmp_path / "gold", tmp_path / "sub")
