@@ -1139,7 +1139,8 @@ def test_an_offset_in_an_empty_sentence_file_is_past_offset_zero(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("rows", "shown"), [(6, "rows 0, 1, 2, 3, 4, ..."), (4, "rows 0, 1, 2, 3")]
+    ("rows", "shown"),
+    [(6, "rows 0, 1, 2, 3, 4, ..."), (5, "rows 0, 1, 2, 3, 4"), (4, "rows 0, 1, 2, 3")],
 )
 def test_rows_whose_text_differs_are_named_first_five_then_dots(rows, shown):
     pred = _row([(1, "Concept", [[3, 7]])], text=TEXT.upper())
