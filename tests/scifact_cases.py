@@ -11,6 +11,21 @@ from pathlib import Path
 from harness import InvalidCase, MetricEntry, ParityCase, read_json
 
 LABELS = ["SUPPORT", "CONTRADICT"]
+# The official evaluator's 12 numbers on the bundled example files (the Space's examples).
+SCIFACT_EXAMPLE_SCORES = {
+    "abstract_label_only_precision": 0.7058823529411765,
+    "abstract_label_only_recall": 0.7058823529411765,
+    "abstract_label_only_f1": 0.7058823529411765,
+    "abstract_rationalized_precision": 0.5294117647058824,
+    "abstract_rationalized_recall": 0.5294117647058824,
+    "abstract_rationalized_f1": 0.5294117647058824,
+    "sentence_selection_precision": 0.7222222222222222,
+    "sentence_selection_recall": 0.3939393939393939,
+    "sentence_selection_f1": 0.5098039215686274,
+    "sentence_label_precision": 0.5833333333333334,
+    "sentence_label_recall": 0.3181818181818182,
+    "sentence_label_f1": 0.4117647058823529,
+}
 ABSTRACT_KEYS = [
     f"abstract_{m}_{s}"
     for m in ("label_only", "rationalized")

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from scifact_cases import SCIFACT_EXAMPLE_SCORES as SCIFACT_12
 
 import taskeval
 from taskeval.cli import COMMANDS, _metric_parser
@@ -26,20 +27,6 @@ EHEALTHKD = REPO / "spaces" / "ehealthkd" / "examples"
 SCIFACT = REPO / "spaces" / "scifact_abstract" / "examples"
 FEVER = REPO / "spaces" / "fever_score" / "examples"
 
-SCIFACT_12 = {
-    "abstract_label_only_precision": 0.7058823529411765,
-    "abstract_label_only_recall": 0.7058823529411765,
-    "abstract_label_only_f1": 0.7058823529411765,
-    "abstract_rationalized_precision": 0.5294117647058824,
-    "abstract_rationalized_recall": 0.5294117647058824,
-    "abstract_rationalized_f1": 0.5294117647058824,
-    "sentence_selection_precision": 0.7222222222222222,
-    "sentence_selection_recall": 0.3939393939393939,
-    "sentence_selection_f1": 0.5098039215686274,
-    "sentence_label_precision": 0.5833333333333334,
-    "sentence_label_recall": 0.3181818181818182,
-    "sentence_label_f1": 0.4117647058823529,
-}
 _COUNTS = {
     "correct_A": 67,
     "incorrect_A": 7,
