@@ -442,32 +442,21 @@ def fever_space():
         demo.close()
 
 
+def _compute_fever(client, rows: dict, max_evidence) -> tuple:
+    """The FEVER Space's /compute on rows pasted as JSON, with this max_evidence."""
+    predictions, references = _json(rows["predictions"]), _json(rows["references"])
+    args = ("json", predictions, references, None, None, max_evidence, False)
+    return client.predict(*args, api_name="/compute")
+
+
 def test_fever_max_evidence_refuses_what_compute_refuses(fever_space):
     spec, client = fever_space
     rows = spec.example_rows
     for value, fragment in ((-1, "0 or more, got -1"), (2.7, "must be an int or None, got 2.7")):
-        error, _, scores, *_ = client.predict(
-            "json",
-            _json(rows["predictions"]),
-            _json(rows["references"]),
-            None,
-            None,
-            value,
-            False,
-            api_name="/compute",
-        )
+        error, _, scores, *_ = _compute_fever(client, rows, value)
         assert error["visible"] and fragment in error["value"], error
         assert not scores["visible"]
-    error, _, scores, *_ = client.predict(
-        "json",
-        _json(rows["predictions"]),
-        _json(rows["references"]),
-        None,
-        None,
-        2.0,
-        False,
-        api_name="/compute",
-    )
+    error, _, scores, *_ = _compute_fever(client, rows, 2.0)
     expected = taskeval.load("fever_score").compute(**rows, max_evidence=2)
     assert [list(map(str, r)) for r in scores["value"]["data"]] == scores_table(expected)
 
@@ -486,16 +475,7 @@ def test_twenty_concurrent_requests_each_get_their_own_result(fever_space):
     def ask(request):
         n, max_evidence = request
         rows = {k: v[:n] for k, v in inputs.items()}
-        _, _, scores, *_ = client.predict(
-            "json",
-            _json(rows["predictions"]),
-            _json(rows["references"]),
-            None,
-            None,
-            max_evidence,
-            False,
-            api_name="/compute",
-        )
+        _, _, scores, *_ = _compute_fever(client, rows, max_evidence)
         return [list(map(str, r)) for r in scores["value"]["data"]]
 
     with ThreadPoolExecutor(20) as pool:
