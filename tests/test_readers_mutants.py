@@ -98,3 +98,18 @@ def test_fever_score_reader_names_the_line_that_is_not_an_object(tmp_path):
     preds.write_text(pred)
     with pytest.raises(ValueError, match=r"g\.jsonl has 2 lines but .*p\.jsonl has 1"):
         read_official(refs, preds)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b'{"a": 1}\r{"a": 2}\r',
+        b'{"a": 1}\r\n{"a": 2}\r\n',
+        b'{"a": 1}\n{"a": 2}',
+        b'{"a": 1}\r{"a": 2}',
+    ],
+)
+def test_text_mode_line_breaks_each_end_a_line(tmp_path, content):
+    path = tmp_path / "rows.jsonl"
+    path.write_bytes(content)
+    assert read_jsonl(path) == [{"a": 1}, {"a": 2}]
