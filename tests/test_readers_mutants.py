@@ -113,3 +113,38 @@ def test_text_mode_line_breaks_each_end_a_line(tmp_path, content):
     path = tmp_path / "rows.jsonl"
     path.write_bytes(content)
     assert read_jsonl(path) == [{"a": 1}, {"a": 2}]
+
+
+@pytest.mark.parametrize(
+    ("chunks", "universal", "expected"),
+    [
+        ([b"a\r", b"\nb"], True, [b"a", b"b"]),  # a "\r\n" split between two reads
+        ([b"a\r", b"b"], True, [b"a", b"b"]),
+        ([b"a\nb", b"c\n"], True, [b"a", b"bc"]),
+        ([b"a\r"], True, [b"a"]),
+        ([b"a\r"], False, [b"a\r"]),  # binary files end lines at "\n" only
+        ([b"a\rb\n"], False, [b"a\rb"]),
+    ],
+)
+def test_lines_across_reads(chunks, universal, expected):
+    iter_lines = metric_module("fever_score", "jsonl").iter_lines
+    got = [(n, data[start:end]) for n, data, start, end in iter_lines(chunks, universal)]
+    assert got == list(enumerate(expected, 1))
+
+
+def test_long_integers_are_read_by_the_standard_json(tmp_path):
+    path = tmp_path / "rows.jsonl"
+    path.write_bytes(b'{"a": 18446744073709551616, "b": -9223372036854775809}\n')
+    assert read_jsonl(path) == [{"a": 2**64, "b": -(2**63) - 1}]
+
+
+def test_only_files_of_at_least_small_bytes_use_the_fast_parser(tmp_path, monkeypatch):
+    module = metric_module("fever_score", "jsonl")
+    used = []
+    monkeypatch.setattr(module, "fast_parser", lambda: used.append(1) or json.loads)
+    path = tmp_path / "rows.jsonl"
+    path.write_bytes(b'{"a": 1}\n')  # 9 bytes
+    monkeypatch.setattr(module, "_SMALL", 10)
+    assert module.read_jsonl(path) == [{"a": 1}] and used == []
+    monkeypatch.setattr(module, "_SMALL", 9)
+    assert module.read_jsonl(path) == [{"a": 1}] and used == [1]
