@@ -121,3 +121,38 @@ def test_gold_sentences_without_page_or_line_never_match():
     }
     assert core.fever_score(predictions, [reference]) == expected
     assert core.fever_score(predictions, [MappingProxyType(reference)]) == expected
+
+
+def _claims(n: int) -> tuple[list[dict], list[dict]]:
+    predictions = [{"predicted_label": "SUPPORTS", "predicted_evidence": [["A", 1]]}] * n
+    references = [{"label": "SUPPORTS", "evidence": [[[0, 0, "A", 1]]]}] * n
+    return list(predictions), list(references)
+
+
+@pytest.mark.parametrize("item", [["A"], []])
+def test_a_predicted_item_of_fewer_than_two_fields_is_named(item):
+    predictions, references = _claims(1)
+    predictions[0] = {"predicted_label": "SUPPORTS", "predicted_evidence": [item]}
+    with pytest.raises(ValueError, match=r"predictions\[0\]: field 'predicted_evidence'\[0\]"):
+        core.fever_score(predictions, references)
+
+
+def test_a_gold_group_that_is_a_tuple_is_refused():
+    predictions, references = _claims(3)
+    references[1] = {"label": "SUPPORTS", "evidence": [([0, 0, "A", 1],)]}
+    with pytest.raises(ValueError, match=r"references\[1\]: field 'evidence'\[0\] must be a list"):
+        core.fever_score(predictions, references)
+
+
+def test_a_line_below_int64_is_refused():
+    predictions, references = _claims(2)
+    predictions[1] = {"predicted_label": "SUPPORTS", "predicted_evidence": [["A", -(2**70)]]}
+    with pytest.raises(ValueError, match=r"predictions\[1\]: .*outside the signed 64-bit range"):
+        core.fever_score(predictions, references)
+
+
+def test_rows_past_the_first_chunk_are_numbered_from_start():
+    _, references = _claims(core._CHUNK + 10)
+    references[core._CHUNK + 3] = {"label": "SUPPORTS"}
+    with pytest.raises(ValueError, match=rf"references\[{core._CHUNK + 8}\]: missing field"):
+        core.normalize_references(references, start=5)
