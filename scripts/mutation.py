@@ -11,16 +11,25 @@ rewrites the mutated file on disk, which is also what lets it reach code loaded 
 Results are kept per module in a cosmic-ray database (``.mutation/<module>.sqlite``), so a run can
 stop after ``--minutes`` and the next one goes on where it stopped. The record is started anew
 when its module's source changes; ``--recheck`` runs the survivors again (after new tests).
+
+Two things make a mutant cheap without changing its verdict. The tests run in a child forked from
+a process that has already imported the heavy third-party packages (numpy, evaluate, datasets,
+pytest: about four of the ten seconds of a run), never taskeval itself. And a first run takes only
+the tests that execute the mutated line (a coverage run of the selection, once per module, tells
+which); a mutant those tests do not kill is run again with the whole selection before it is
+recorded as a survivor, so every survivor is one the whole selection lets through.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import difflib
 import hashlib
 import json
 import os
 import re
-import shlex
+import select
 import shutil
 import signal
 import subprocess
@@ -31,7 +40,8 @@ from pathlib import Path
 
 import tomllib
 from cosmic_ray.commands.init import init
-from cosmic_ray.mutating import mutate_and_test
+from cosmic_ray.mutating import use_mutation
+from cosmic_ray.plugins import get_operator
 from cosmic_ray.work_db import WorkDB, use_db
 from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
 
@@ -107,14 +117,156 @@ def results_db(module: str, config: dict, tree: Path) -> Path:
     return db
 
 
-def test_command(module: str, config: dict) -> str:
+def pytest_options(module: str, config: dict) -> list[str]:
     args = config["modules"][module]
-    plugins = ["-p", "no:cacheprovider"]
+    options = ["-x", "-q", "-p", "no:cacheprovider"]
     # hypothesis' pytest plugin takes a second or two to import: left out where unused
     files = [ROOT / a for a in args if a.endswith(".py")]
     if not any("hypothesis" in f.read_text() for f in files):
-        plugins += ["-p", "no:hypothesispytest"]
-    return shlex.join([sys.executable, "-m", "pytest", "-x", "-q", *plugins, *args])
+        options += ["-p", "no:hypothesispytest"]
+    return options
+
+
+# What tests/conftest.py fixes before evaluate is imported, fixed here before the warm-up imports
+# it: offline, and its caches in a scratch folder that is emptied after every mutant.
+_OFFLINE = ("HF_EVALUATE_OFFLINE", "HF_DATASETS_OFFLINE", "HF_HUB_OFFLINE")
+_CACHES = (
+    "HF_HOME",
+    "HF_MODULES_CACHE",
+    "HF_EVALUATE_CACHE",
+    "HF_METRICS_CACHE",
+    "HF_DATASETS_CACHE",
+)
+
+
+def warm_up(tree: Path) -> Path:
+    """Import the heavy third-party packages once, in the process the test runs are forked from
+    (which import taskeval from the copy, as ``python -m pytest`` there would); its scratch folder."""
+    scratch = tree / ".scratch"
+    for var in _OFFLINE:
+        os.environ[var] = "1"
+    for var in _CACHES:
+        os.environ[var] = str(scratch / "cache" / var.lower())
+    os.environ["TMPDIR"] = str(scratch / "tmp")
+    tempfile.tempdir = None
+    for name in ("numpy", "pyarrow", "pandas", "datasets", "evaluate", "pytest", "hypothesis"):
+        __import__(name)
+    leaked = [m for m in sys.modules if m == "taskeval" or m.startswith("taskeval.")]
+    if leaked:
+        raise SystemExit(f"the warm-up imported {leaked[0]}: mutants of it would go unseen")
+    sys.path.insert(0, str(tree))
+    return scratch
+
+
+def forked_pytest(args: list[str], timeout: float, scratch: Path) -> tuple[int | None, str]:
+    """pytest's exit code (None on timeout) and its output, from a child of this process."""
+    for sub in ("cache", "tmp"):
+        shutil.rmtree(scratch / sub, ignore_errors=True)
+        (scratch / sub).mkdir(parents=True)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: its own process group, so a timeout stops what it started too
+        code = 3
+        try:
+            os.setpgrp()
+            os.close(read)
+            os.dup2(write, 1)
+            os.dup2(write, 2)
+            import pytest
+
+            code = int(pytest.main(args))
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(code)
+    os.close(write)
+    chunks: list[bytes] = []
+    end = time.monotonic() + timeout
+    timed_out = False
+    with os.fdopen(read, "rb", buffering=0) as pipe:
+        while True:
+            left = end - time.monotonic()
+            if left <= 0 or not select.select([pipe], [], [], left)[0]:
+                timed_out = True
+                break
+            data = pipe.read(65536)
+            if not data:
+                break
+            chunks.append(data)
+    if timed_out:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pid, signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
+    output = b"".join(chunks)[-20000:].decode("utf-8", "replace")
+    return (None if timed_out else os.waitstatus_to_exitcode(status)), output
+
+
+def covering_tests(module: str, config: dict, tree: Path) -> dict[int, list[str]]:
+    """For each line of the module, the tests of its selection that execute it (a coverage run
+    with a context per test; the module is recognised by its content, wherever it was imported
+    from: through a link or from evaluate's cache)."""
+    data_file = Path(tempfile.mkdtemp(prefix="cover-", dir=STATE)) / "coverage"
+    try:
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                *pytest_options(module, config)[1:],
+                "--cov",
+                "--cov-context=test",
+                "--cov-report=",
+                *config["modules"][module],
+            ],
+            cwd=tree,
+            env={**os.environ, "COVERAGE_FILE": str(data_file)},
+            stdout=subprocess.DEVNULL,
+            check=True,
+        )
+        from coverage import CoverageData
+
+        data = CoverageData(basename=str(data_file))
+        data.read()
+        source = (tree / module).read_bytes()
+        lines: dict[int, set[str]] = {}
+        for measured in data.measured_files():
+            path = Path(measured)
+            if not path.is_file() or path.read_bytes() != source:
+                continue
+            for line, contexts in data.contexts_by_lineno(measured).items():
+                lines.setdefault(line, set()).update(c.rpartition("|")[0] for c in contexts)
+        # a line run at import, in collection, has the empty context: only the whole selection
+        return {line: sorted(tests) for line, tests in lines.items() if "" not in tests}
+    finally:
+        shutil.rmtree(data_file.parent)
+
+
+def run_mutant(item, whole: list[str], subset: list[str], timeout: float, scratch: Path):
+    """Apply the mutant on disk, run the tests on it, put the file back."""
+    mutation = item.mutations[0]
+    operator = get_operator(mutation.operator_name)(**(mutation.operator_args or {}))
+    with use_mutation(mutation.module_path, operator, mutation.occurrence) as (before, after):
+        if after is None:
+            return WorkResult(worker_outcome=WorkerOutcome.NO_TEST)
+        diff = "\n".join(
+            difflib.unified_diff(
+                before.splitlines(),
+                after.splitlines(),
+                f"a/{mutation.module_path}",
+                f"b/{mutation.module_path}",
+                lineterm="",
+            )
+        )
+        code, output = forked_pytest(subset, timeout, scratch) if subset else (0, "")
+        if code not in (None, 1):  # passed, or the subset did not run: the whole selection
+            code, output = forked_pytest(whole, timeout, scratch)
+    outcome = TestOutcome.SURVIVED if code == 0 else TestOutcome.KILLED
+    return WorkResult(
+        output=output or "timeout",
+        diff=diff,
+        test_outcome=outcome,
+        worker_outcome=WorkerOutcome.NORMAL,
+    )
 
 
 def is_equivalent(module: str, config: dict, line: int, operator: str, diff: str | None) -> bool:
@@ -130,10 +282,13 @@ def is_equivalent(module: str, config: dict, line: int, operator: str, diff: str
     return False
 
 
-def run(module: str, config: dict, tree: Path, deadline: float, recheck: bool) -> bool:
+def run(
+    module: str, config: dict, tree: Path, scratch: Path, deadline: float, recheck: bool
+) -> bool:
     """Run the module's pending mutants until done or the deadline; True when done."""
     db = results_db(module, config, tree)
-    command = test_command(module, config)
+    options = pytest_options(module, config)
+    whole = options + config["modules"][module]
     timeout = float(config.get("timeout", 120))
     cwd = os.getcwd()
     os.chdir(tree)
@@ -160,10 +315,14 @@ def run(module: str, config: dict, tree: Path, deadline: float, recheck: bool) -
             else:
                 pending = list(work_db.pending_work_items)
             print(f"{module}: {len(pending)} mutants to run", flush=True)
+            # a survivor is run on the whole selection anyway: a recheck needs no coverage run
+            covering = covering_tests(module, config, tree) if pending and not recheck else {}
             for n, item in enumerate(pending):
                 if time.monotonic() > deadline:
                     return False
-                result = mutate_and_test(item.mutations, command, timeout)
+                tests = covering.get(item.mutations[0].start_pos[0], [])
+                subset = options + tests if tests else []
+                result = run_mutant(item, whole, subset, timeout, scratch)
                 work_db.set_result(item.job_id, result)
                 if result.test_outcome == TestOutcome.SURVIVED:
                     m = item.mutations[0]
@@ -233,9 +392,10 @@ def main(argv: list[str] | None = None) -> int:
     if not args.report:
         deadline = time.monotonic() + args.minutes * 60
         tree = make_tree()
+        scratch = warm_up(tree)
         try:
             for module in modules:
-                if not run(module, config, tree, deadline, args.recheck):
+                if not run(module, config, tree, scratch, deadline, args.recheck):
                     print("time is up: run again to go on", flush=True)
                     break
         finally:

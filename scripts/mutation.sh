@@ -7,5 +7,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=${TASKEVAL_VENV:-.venv}
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-"$venv/bin/python" -c "import cosmic_ray" 2>/dev/null || "$venv/bin/python" -m pip install -q -e ".[test,mutation]"
+"$venv/bin/python" -c "import cosmic_ray, pytest_cov" 2>/dev/null || "$venv/bin/python" -m pip install -q -e ".[test,mutation]"
 exec nice -n 19 "$venv/bin/python" scripts/mutation.py "$@"
