@@ -227,11 +227,9 @@ def covering_tests(module: str, config: dict, tree: Path) -> dict[int, list[str]
 
         data = CoverageData(basename=str(data_file))
         data.read()
-        source = (tree / module).read_bytes()
         lines: dict[int, set[str]] = {}
         for measured in data.measured_files():
-            path = Path(measured)
-            if not path.is_file() or path.read_bytes() != source:
+            if not is_copy_of(Path(measured), tree, module):
                 continue
             for line, contexts in data.contexts_by_lineno(measured).items():
                 lines.setdefault(line, set()).update(c.rpartition("|")[0] for c in contexts)
@@ -239,6 +237,20 @@ def covering_tests(module: str, config: dict, tree: Path) -> dict[int, list[str]
         return {line: sorted(tests) for line, tests in lines.items() if "" not in tests}
     finally:
         shutil.rmtree(data_file.parent)
+
+
+def is_copy_of(path: Path, tree: Path, module: str) -> bool:
+    """Whether a file coverage measured is the module: the file itself, through a link, or the
+    copy ``evaluate.load`` made of it in its modules cache (gone by now with the tests' cache:
+    ``.../evaluate_modules/metrics/<metric>/<hash>/<file>``, a copy of ``metrics/<metric>/<file>``)."""
+    target = (tree / module).resolve()
+    if path.is_file():
+        return path.resolve() == target or path.read_bytes() == target.read_bytes()
+    parts = path.parts
+    if "evaluate_modules" not in parts or len(parts) < 4 or parts[-4] != "metrics":
+        return False
+    origin = tree / "metrics" / parts[-3] / parts[-1]
+    return origin.exists() and origin.resolve() == target
 
 
 def run_mutant(item, whole: list[str], subset: list[str], timeout: float, scratch: Path):
