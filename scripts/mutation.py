@@ -158,6 +158,15 @@ def warm_up(tree: Path) -> Path:
     return scratch
 
 
+_child = 0  # the test run under way, stopped with this process
+
+
+def stop_child() -> None:
+    if _child:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(_child, signal.SIGKILL)
+
+
 def forked_pytest(args: list[str], timeout: float, scratch: Path) -> tuple[int | None, str]:
     """pytest's exit code (None on timeout) and its output, from a child of this process."""
     for sub in ("cache", "tmp"):
@@ -165,6 +174,8 @@ def forked_pytest(args: list[str], timeout: float, scratch: Path) -> tuple[int |
         (scratch / sub).mkdir(parents=True)
     read, write = os.pipe()
     pid = os.fork()
+    global _child
+    _child = pid
     if pid == 0:  # the child: its own process group, so a timeout stops what it started too
         code = 3
         try:
@@ -197,6 +208,7 @@ def forked_pytest(args: list[str], timeout: float, scratch: Path) -> tuple[int |
         with contextlib.suppress(ProcessLookupError):
             os.killpg(pid, signal.SIGKILL)
     _, status = os.waitpid(pid, 0)
+    _child = 0
     output = b"".join(chunks)[-20000:].decode("utf-8", "replace")
     return (None if timed_out else os.waitstatus_to_exitcode(status)), output
 
@@ -411,6 +423,7 @@ def main(argv: list[str] | None = None) -> int:
                     print("time is up: run again to go on", flush=True)
                     break
         finally:
+            stop_child()
             shutil.rmtree(tree)
     for module in modules:
         r = report(module, config)
