@@ -96,16 +96,58 @@ def test_rows_are_checked_before_encoding(metric):
     assert metric.compute(**_rows("10"))["label_accuracy"] == 0.5
 
 
-def test_one_sided_calls_are_refused(metric):
-    """Without both sides there is nothing to check: evaluate's own handling applies (for now
-    a TypeError from evaluate or datasets for two of these)."""
-    with pytest.raises((ValueError, TypeError)):
-        metric.add_batch(predictions=_rows("1")["predictions"])
-    with pytest.raises((ValueError, TypeError)):
-        metric.add(prediction=RIGHT)
-    with pytest.raises((ValueError, TypeError)):
-        metric.compute(predictions=_rows("1")["predictions"])
+@pytest.mark.parametrize(
+    ("call", "given", "message"),
+    [
+        ("compute", {"predictions": [RIGHT]}, "references is missing"),
+        ("compute", {"references": [GOLD]}, "predictions is missing"),
+        ("add_batch", {"predictions": [RIGHT]}, "references is missing"),
+        ("add_batch", {"references": [GOLD]}, "predictions is missing"),
+        ("add_batch", {}, "predictions and references are missing"),
+        ("add", {"prediction": RIGHT}, "reference is missing"),
+        ("add", {"reference": GOLD}, "prediction is missing"),
+        ("add", {}, "prediction and reference are missing"),
+    ],
+)
+def test_one_sided_calls_are_refused(metric, call, given, message):
+    """A call with one side only is refused with a message naming the side that is missing,
+    and adds nothing."""
+    both = "prediction and reference" if call == "add" else "predictions and references"
+    with pytest.raises(ValueError) as refused:
+        getattr(metric, call)(**given)
+    assert str(refused.value) == f"{call}() needs both {both}; {message} (None)"
     assert metric.compute(**_rows("01"))["label_accuracy"] == 0.5
+
+
+def test_compute_with_nothing_added_is_refused():
+    metric = taskeval.load("fever_score")
+    with pytest.raises(ValueError) as refused:
+        metric.compute()
+    assert str(refused.value) == (
+        "compute() needs predictions and references, or rows added first with add() or "
+        "add_batch()"
+    )
+
+
+def test_errors_number_rows_over_everything_added():
+    """From a new metric, row numbers count every row added since the last compute(): one per
+    add(), one per row of add_batch()."""
+    bad = dict(RIGHT, predicted_evidence=[["page", "0"]])
+    metric = taskeval.load("fever_score")
+    with pytest.raises(ValueError, match=r"^predictions\[1\]"):
+        metric.add_batch(predictions=[RIGHT, bad], references=[GOLD, GOLD])
+    with pytest.raises(ValueError, match=r"^predictions\[0\]"):
+        metric.add(prediction=bad, reference=GOLD)
+    metric.add(prediction=RIGHT, reference=GOLD)
+    metric.add(prediction=RIGHT, reference=GOLD)
+    with pytest.raises(ValueError, match=r"^predictions\[3\]"):
+        metric.add_batch(predictions=[RIGHT, bad], references=[GOLD, GOLD])
+    metric.add_batch(**_rows("00"))
+    with pytest.raises(ValueError, match=r"^predictions\[4\]"):
+        metric.add(prediction=bad, reference=GOLD)
+    assert metric.compute()["label_accuracy"] == 0.5
+    with pytest.raises(ValueError, match=r"^predictions\[0\]"):
+        metric.add(prediction=bad, reference=GOLD)
 
 
 WORKER = textwrap.dedent(
