@@ -148,3 +148,5 @@ def test_only_files_of_at_least_small_bytes_use_the_fast_parser(tmp_path, monkey
     assert module.read_jsonl(path) == [{"a": 1}] and used == []
     monkeypatch.setattr(module, "_SMALL", 9)
     assert module.read_jsonl(path) == [{"a": 1}] and used == [1]
+    monkeypatch.setattr(module, "_SMALL", 8)
+    assert module.read_jsonl(path) == [{"a": 1}] and used == [1, 1]
