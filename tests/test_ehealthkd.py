@@ -276,6 +276,20 @@ def test_span_identical_gold_in_another_order_raises_where_the_official_tool_ass
         ehealthkd([swapped], [gold])
 
 
+def test_one_prediction_against_three_span_identical_gold_phrases_of_other_labels():
+    """It takes the first as incorrect and leaves the other two missing (official evaltest:
+    incorrect_A 1, missing_A 2, nothing else)."""
+    gold = _row([(1, "Concept", [[3, 7]]), (2, "Action", [[3, 7]]), (3, "Reference", [[3, 7]])])
+    scores = ehealthkd([_row([(1, "Predicate", [[3, 7]])])], [gold])
+    assert {k: v for k, v in scores.items() if k.endswith("_A")} == {
+        "correct_A": 0,
+        "incorrect_A": 1,
+        "partial_A": 0,
+        "missing_A": 2,
+        "spurious_A": 0,
+    }
+
+
 def test_add_checks_rows_before_encoding():
     metric = taskeval.load("ehealthkd")
     bad = _row([(1, "Concept", [["3", 7]])])
