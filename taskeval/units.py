@@ -127,7 +127,7 @@ def _fever(options: Mapping[str, Any]) -> SumAdapter:
 
 def _scifact(name: str) -> SumAdapter:
     core = metric_module(name, "scoring")
-    fields = tuple(core.Counts.__dataclass_fields__)
+    fields = core.Counts.FIELDS
     level = core.abstract_level if name == "scifact_abstract" else core.sentence_level
     to_scores = core.abstract_scores if name == "scifact_abstract" else core.sentence_scores
     keys = core.ABSTRACT_KEYS if name == "scifact_abstract" else core.SENTENCE_KEYS

@@ -13,12 +13,17 @@ Linked into the metric folders whose official files are JSONL; only their ``inpu
 (the package's readers) use it, never the metric scripts.
 """
 
+from __future__ import annotations
+
 import gc
 import json
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+
+TYPE_CHECKING = False  # typing itself costs the command-line scorer milliseconds at start
+if TYPE_CHECKING:
+    from typing import Any
 
 _CHUNK = 1 << 22  # bytes per read
 _SMALL = 1 << 20  # bytes: below this, importing orjson costs more than it saves

@@ -22,9 +22,16 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from itertools import chain, compress, islice, repeat
 from operator import eq, itemgetter
-from typing import Any
 
 from .plain_values import INT64, INT64_MAX, as_int
+
+TYPE_CHECKING = False  # typing itself costs the command-line scorer milliseconds at start
+if TYPE_CHECKING:
+    from typing import Any
+
+    Sentence = tuple[Any, Any]  # (page, line); gold pages and lines may be None
+    Prediction = tuple[str, list[Sentence]]
+    Reference = tuple[str, list[list[Sentence]]]
 
 NOT_ENOUGH_INFO = "NOT ENOUGH INFO"
 DEFAULT_MAX_EVIDENCE = 5
@@ -35,10 +42,6 @@ OUTPUT_KEYS = (
     "evidence_recall",
     "evidence_f1",
 )
-
-Sentence = tuple[Any, Any]  # (page, line); gold pages and lines may be None
-Prediction = tuple[str, list[Sentence]]
-Reference = tuple[str, list[list[Sentence]]]
 
 
 @contextmanager

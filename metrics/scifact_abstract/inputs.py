@@ -11,7 +11,6 @@ import gc
 from collections.abc import Iterable, Mapping
 from os import PathLike
 from pathlib import Path
-from typing import Any
 
 from .jsonl import read_jsonl
 from .scoring import (
@@ -22,6 +21,10 @@ from .scoring import (
     scifact_scores,
     sentence_scores,
 )
+
+TYPE_CHECKING = False  # typing itself costs the command-line scorer milliseconds at start
+if TYPE_CHECKING:
+    from typing import Any
 
 # compute() options with the parser of their command-line value: the evaluator has none.
 OPTIONS: dict[str, Any] = {}

@@ -29,10 +29,16 @@ Steps, usable on their own:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from .plain_values import INT64, INT64_MAX, as_int, as_list, int_problem
+
+TYPE_CHECKING = False  # typing itself costs the command-line scorer milliseconds at start
+if TYPE_CHECKING:
+    from typing import Any
+
+    # A canonical row: {"id": int, "evidence": [{"doc_id": str, "label": str, "sentences": [int]}]}
+    Record = dict[str, Any]
+    Where = tuple[str, int, Any]  # (side, row index, row)
 
 LABELS = ("SUPPORT", "CONTRADICT")
 # The abstract-level Label+Rationale check reads at most this many predicted sentences, unless
@@ -47,15 +53,10 @@ SENTENCE_KEYS = tuple(
     f"sentence_{m}_{s}" for m in ("selection", "label") for s in ("precision", "recall", "f1")
 )
 
-# A canonical row: {"id": int, "evidence": [{"doc_id": str, "label": str, "sentences": [int]}]}.
-Record = dict[str, Any]
-
 
 # ---------------------------------------------------------------------------------------------
 # Validation. Fast checks first (exact builtin types); the row's description is only built for an
 # error message, so checking costs little next to counting.
-
-Where = tuple[str, int, Any]  # (side, row index, row)
 
 
 def _where(at: Where) -> str:
@@ -302,18 +303,37 @@ def check_pairs(
 # Counting and scores
 
 
-@dataclass
 class Counts:
-    """The official evaluator's counters, pooled over all claims (micro averages)."""
+    """The official evaluator's counters, pooled over all claims (micro averages); ``Counts(*v)``
+    takes them in the order of ``FIELDS``. (Not a dataclass: dataclasses imports inspect, which
+    costs the command line more than scoring a small file.)"""
 
-    abstract_relevant: int = 0
-    abstract_retrieved: int = 0
-    abstract_label_only: int = 0
-    abstract_rationalized: int = 0
-    sentence_relevant: int = 0
-    sentence_retrieved: int = 0
-    sentence_selection: int = 0
-    sentence_label: int = 0
+    FIELDS = (
+        "abstract_relevant",
+        "abstract_retrieved",
+        "abstract_label_only",
+        "abstract_rationalized",
+        "sentence_relevant",
+        "sentence_retrieved",
+        "sentence_selection",
+        "sentence_label",
+    )
+    __slots__ = FIELDS
+
+    def __init__(self, *values: int) -> None:
+        if len(values) not in (0, len(self.FIELDS)):
+            raise TypeError(f"Counts takes no value or all {len(self.FIELDS)}, got {values}")
+        for name, value in zip(self.FIELDS, values or (0,) * len(self.FIELDS)):
+            setattr(self, name, value)
+
+    def values(self) -> tuple[int, ...]:
+        return tuple(getattr(self, name) for name in self.FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Counts) and self.values() == other.values()
+
+    def __repr__(self) -> str:
+        return f"Counts({', '.join(f'{n}={getattr(self, n)}' for n in self.FIELDS)})"
 
 
 def _gold_docs(evidence: Sequence[Mapping]) -> dict[str, tuple[str, list[frozenset]]]:
