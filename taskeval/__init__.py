@@ -13,9 +13,13 @@ from __future__ import annotations
 import sys
 from importlib import import_module
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # what type checkers and IDEs see; at run time, __getattr__ below
+# What type checkers and IDEs see; at run time, __getattr__ below. (Not typing.TYPE_CHECKING:
+# importing typing costs the command line milliseconds at start.)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
     from .api import load, read_official, references_from_hub, score_files
     from .compare import compare, compare_rows, intervals
     from .install import install_metrics, uninstall_metrics

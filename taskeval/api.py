@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from os import PathLike
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from .registry import list_metrics, metric_dir, metric_module
 
+TYPE_CHECKING = False  # typing costs the command line milliseconds at start
 if TYPE_CHECKING:
+    from typing import Any
+
     from evaluate import EvaluationModule
 
 StrPath = str | PathLike

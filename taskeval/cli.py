@@ -24,6 +24,7 @@ from typing import Any, NamedTuple, NoReturn
 
 from . import __version__
 from .defaults import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, METHODS
+from .entry import silence_stdout
 from .registry import list_metrics, metric_module
 
 USAGE_ERROR = 2
@@ -736,11 +737,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write(f"{prog}: interrupted\n")
         return 130
-    except BrokenPipeError:  # stdout closed early (| head): nothing more to say
-        try:  # and nothing for Python to complain about when it flushes stdout at exit
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        except (OSError, ValueError):
-            pass
+    except BrokenPipeError:
+        silence_stdout()
         return 0
     except Exception as e:  # a bug: still one line, with the traceback on request
         if os.environ.get("TASKEVAL_TRACEBACK"):

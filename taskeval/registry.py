@@ -14,10 +14,17 @@ def metrics_root() -> Path:
     return Path(importlib.import_module("taskeval._metrics").__path__[0])
 
 
+_listed: dict[Path, tuple[str, ...]] = {}  # by metrics root: the folder is read once
+
+
 def list_metrics() -> list[str]:
     """Names of the metrics taskeval ships, as given to ``taskeval.load``."""
     root = metrics_root()
-    return sorted(p.name for p in root.iterdir() if (p / f"{p.name}.py").is_file())
+    if root not in _listed:
+        _listed[root] = tuple(
+            sorted(p.name for p in root.iterdir() if (p / f"{p.name}.py").is_file())
+        )
+    return list(_listed[root])
 
 
 def metric_dir(name: str) -> Path:

@@ -120,9 +120,14 @@ def assert_same(actual: Any, expected: Any, where: str = "result") -> None:
         assert actual == expected, f"{where}: {actual!r} != official {expected!r}"
 
 
-def run_cli(argv: list[str]) -> tuple[int, str, str]:
-    """Run ``taskeval`` in this process; returns (exit code, stdout, stderr)."""
-    from taskeval.cli import main
+def run_cli(argv: list[str], full: bool = False) -> tuple[int, str, str]:
+    """Run ``taskeval`` in this process; returns (exit code, stdout, stderr). Through its entry
+    point, or with ``full`` through the full command-line interface alone (which the entry point
+    hands every call but a plain ``score``)."""
+    if full:
+        from taskeval.cli import main
+    else:
+        from taskeval.entry import main
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

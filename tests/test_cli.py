@@ -19,6 +19,7 @@ from scifact_cases import SCIFACT_EXAMPLE_SCORES as SCIFACT_12
 
 import taskeval
 from taskeval.cli import COMMANDS, _metric_parser
+from taskeval.entry import plain_score_call
 
 from harness import run_cli
 
@@ -60,6 +61,10 @@ HEAVY = (
     "taskeval.compare",
     "orjson",
 )
+
+# Nor, for the plain ``score METRICS --predictions P --references R``, what the full command-line
+# interface needs (milliseconds of a small file's run).
+LIGHT_PATH_SKIPS = ("taskeval.cli", "argparse", "typing", "dataclasses", "inspect")
 
 
 def taskeval_cli(*args: str, python: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
@@ -111,8 +116,9 @@ def test_both_scifact_levels_in_one_call_and_nothing_heavy_imported():
     printed = json.loads(done.stdout)
     assert printed == SCIFACT_12 and list(printed) == list(SCIFACT_12)
     imported = imported_modules(done)
-    assert "taskeval.cli" in imported
     assert not [m for m in imported if m.startswith(HEAVY)]
+    # the plain score call is run without the command-line interface and what it alone needs
+    assert not [m for m in imported if m.startswith(LIGHT_PATH_SKIPS)]
 
 
 def test_package_names_load_on_first_use():
@@ -335,3 +341,66 @@ def test_ehealthkd_best_run_per_team_and_scenario(tmp_path):
     # runs side by side (no team folders) are one team
     code, out, err = run_cli([*argv, "--predictions", str(tmp_path / "runs" / "t1"), "--best"])
     assert code == 0 and list(json.loads(out)) == ["b"], err
+
+
+def _written(folder: Path, files: dict[str, str]) -> Path:
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_the_plain_score_call_prints_what_the_full_interface_prints(tmp_path):
+    """``score METRICS --predictions P --references R`` is scored without the full interface; on
+    every metric's example, and when scoring warns or fails, the output is the same."""
+    gold = EHEALTHKD / "gold"
+    # a relation between phrases of the first and the last sentence: dropped, with a warning
+    files = {p.name: p.read_text(encoding="utf-8") for p in (EHEALTHKD / "submission").iterdir()}
+    files["output_b_scenario1.txt"] += "subject\t1773\t195\n"
+    warned = _written(tmp_path / "warned", files)
+    bad_row = tmp_path / "bad.jsonl"
+    bad_row.write_text('{"predicted_label": "SUPPORTS"}\n', encoding="utf-8")
+    tydiqa = REPO / "spaces" / "tydiqa" / "examples"
+    calls = [
+        ["fever_score", FEVER / "predictions.jsonl", FEVER / "actual.jsonl"],
+        [
+            "scifact_abstract,scifact_sentence",
+            SCIFACT / "predictions.jsonl",
+            SCIFACT / "claims_dev.jsonl",
+        ],
+        ["tydiqa", tydiqa / "predictions.jsonl", tydiqa / "gold.jsonl.gz"],
+        ["ehealthkd", EHEALTHKD / "submission", gold],
+        ["ehealthkd", warned, gold],  # a sentence whose text differs: a warning
+        ["fever_score", bad_row, FEVER / "actual.jsonl"],  # a bad row: an error
+        ["fever_score", tmp_path / "missing.jsonl", FEVER / "actual.jsonl"],
+        ["no_such_metric", FEVER / "predictions.jsonl", FEVER / "actual.jsonl"],
+    ]
+    outputs = set()
+    for metrics, predictions, references in calls:
+        for argv in (
+            ["score", metrics, "--predictions", str(predictions), "--references", str(references)],
+            ["score", metrics, "--references", str(references), "--predictions", str(predictions)],
+        ):
+            assert plain_score_call(argv) == (metrics, str(predictions), str(references))
+            entry, full = run_cli(argv), run_cli(argv, full=True)
+            assert entry == full
+            outputs.add(entry)
+    codes = sorted(code for code, _, _ in outputs)
+    assert codes == [0, 0, 0, 0, 0, 1, 1, 2]  # each call once: both orders print the same
+    assert any("warning: " in err for code, _, err in outputs if code == 0)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["score", "fever_score", "--predictions", "p"],
+        ["score", "fever_score", "--predictions", "p", "--predictions", "q"],
+        ["score", "fever_score", "--predictions=p", "--references", "r", "--table"],
+        ["score", "fever_score", "--predictions", "-", "--references", "r"],
+        ["score", "--predictions", "p", "--references", "r", "x"],
+        ["compare", "fever_score", "--predictions", "p", "--references", "r"],
+        ["score", "fever_score", "--predictions", "p", "--max-evidence", "3"],
+    ],
+)
+def test_only_the_plain_score_call_takes_the_short_path(argv):
+    assert plain_score_call(argv) is None

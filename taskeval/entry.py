@@ -1,0 +1,79 @@
+"""The ``taskeval`` command's entry point.
+
+The most common call, ``taskeval score METRIC[,METRIC...] --predictions P --references R`` with
+nothing else, is scored here without loading the command-line interface: argparse and the rest
+of ``taskeval.cli`` take several milliseconds, more than scoring a small file. Every other call,
+and that one too when scoring it warns or fails, goes to ``taskeval.cli``, which then runs it
+again and reports as usual: what is printed and the exit status never depend on the path taken.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+TYPE_CHECKING = False  # typing costs this process milliseconds at start
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+_FILE_OPTIONS = ("--predictions", "--references")
+
+
+def plain_score_call(argv: Sequence[str]) -> tuple[str, str, str] | None:
+    """``(metrics, predictions, references)`` of ``score METRICS --predictions P --references R``
+    (the two options in either order), else None."""
+    if len(argv) != 6 or argv[0] != "score" or argv[1].startswith("-"):
+        return None
+    options = dict(zip(argv[2::2], argv[3::2]))
+    if sorted(options) != list(_FILE_OPTIONS) or any(v.startswith("-") for v in options.values()):
+        return None
+    return argv[1], options["--predictions"], options["--references"]
+
+
+def _scored(metrics: str, predictions: str, references: str) -> str | None:
+    """The JSON line ``taskeval score`` prints, or None when scoring warned or failed."""
+    import warnings
+
+    from .api import metric_names, score_files
+
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = score_files(
+                metric_names(metrics), references=references, predictions=predictions
+            )
+    except Exception:  # reported by the command-line interface, which scores the call again
+        return None
+    return None if caught else json.dumps(result) + "\n"
+
+
+def silence_stdout() -> None:
+    """After a ``BrokenPipeError`` (stdout closed early, as by ``| head``): nothing more to say,
+    and nothing for Python to complain about when it flushes stdout at exit."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``taskeval`` with ``argv`` (default: the command line); returns the exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    call = plain_score_call(args)
+    if call is not None:
+        try:
+            text = _scored(*call)
+            if text is not None:
+                sys.stdout.write(text)
+                sys.stdout.flush()
+                return 0
+        except KeyboardInterrupt:
+            sys.stderr.write(f"taskeval score {call[0]}: interrupted\n")
+            return 130
+        except BrokenPipeError:
+            silence_stdout()
+            return 0
+    from .cli import main as run_cli
+
+    return run_cli(args)
