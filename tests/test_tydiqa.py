@@ -197,6 +197,41 @@ def test_zero_length_span_on_an_edge_scores_zero_but_inside_raises():
         scoring.tydiqa_score([_pred(1, span=(10, 20))], gold_inside)
 
 
+def test_a_zero_length_span_inside_is_named_with_both_spans():
+    refs = [{"example_id": 1, "language": "arabic", "annotations": [_ann(0, 15, 15)] * 3}]
+    with pytest.raises(ValueError) as raised:
+        scoring.tydiqa_score([_pred(1, span=(10, 20))], refs)
+    assert str(raised.value) == (
+        "predictions[0] (example_id 1): field 'minimal_answer' [10, 20) and annotation 0 "
+        "[15, 15) of references[0]: a zero-length span strictly inside the other span, on which "
+        "the official script fails an assertion"
+    )
+
+
+@pytest.mark.parametrize("side", ["predictions", "references"])
+def test_a_placeholder_with_values_is_named_for_its_side(side):
+    placeholder = {"example_id": None, "language": "arabic"}
+    preds = [_pred(1), placeholder if side == "predictions" else {"example_id": None}]
+    refs = [{"example_id": 1, "language": "arabic", "annotations": [_ann()] * 3}]
+    refs.append(placeholder if side == "references" else {"example_id": None})
+    with pytest.raises(ValueError) as raised:
+        scoring.tydiqa_score(preds, refs)
+    assert str(raised.value) == (
+        f"{side}[1]: field 'example_id' is null, which marks a row with no {side[:-1]} "
+        "(a placeholder), but it has values in ['language']"
+    )
+
+
+def test_an_official_annotation_with_only_a_minimal_answer_is_named_as_one():
+    annotation = {
+        "minimal_answer": {"plaintext_start_byte": 3, "plaintext_end_byte": 9},
+        "yes_no_answer": "NONE",
+    }
+    refs = [{"example_id": 1, "language": "arabic", "annotations": [annotation]}]
+    with pytest.raises(ValueError, match=r"an official annotation needs passage_answer"):
+        scoring.tydiqa_score([_pred(1)], refs)
+
+
 def test_duplicates_last_wins_in_the_first_position():
     refs = [
         {"example_id": 1, "language": "arabic", "annotations": [NULL] * 3},
@@ -516,7 +551,12 @@ def test_details_list_each_scored_gold_example_in_gold_order():
         "passage_score": 0.5, "minimal_gold": True, "minimal_predicted": True,
         "minimal_f1": 2 * 0.8 / 1.8, "minimal_score": 0.5,
     }  # fmt: skip
-    assert details[1]["predicted"] is False and details[1]["passage_score"] is None
+    assert details[1] == {
+        "example_id": 3, "language": "thai", "predicted": False,
+        "passage_gold": False, "passage_predicted": False, "passage_correct": False,
+        "passage_score": None, "minimal_gold": False, "minimal_predicted": False,
+        "minimal_f1": 0.0, "minimal_score": None,
+    }  # fmt: skip
 
 
 # --- the gold and prediction readers: lines, top-level fields and scores as the official -------
