@@ -321,19 +321,8 @@ class Counts:
     __slots__ = FIELDS
 
     def __init__(self, *values: int) -> None:
-        if len(values) not in (0, len(self.FIELDS)):
-            raise TypeError(f"Counts takes no value or all {len(self.FIELDS)}, got {values}")
-        for name, value in zip(self.FIELDS, values or (0,) * len(self.FIELDS)):
+        for name, value in zip(self.FIELDS, values or (0,) * len(self.FIELDS), strict=True):
             setattr(self, name, value)
-
-    def values(self) -> tuple[int, ...]:
-        return tuple(getattr(self, name) for name in self.FIELDS)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Counts) and self.values() == other.values()
-
-    def __repr__(self) -> str:
-        return f"Counts({', '.join(f'{n}={getattr(self, n)}' for n in self.FIELDS)})"
 
 
 def _gold_docs(evidence: Sequence[Mapping]) -> dict[str, tuple[str, list[frozenset]]]:
