@@ -716,3 +716,34 @@ def test_hub_rows_of_official_gold_give_the_official_numbers():
     )
     assert refs == inputs["references"]
     assert scifact_scores(inputs["predictions"], refs) == SCIFACT_EXAMPLE_SCORES
+
+
+# --- messages of refused rows, whole ----------------------------------------------------------
+
+
+def _refused(predictions: list, references: list) -> str:
+    with pytest.raises(ValueError) as refused:
+        scifact_scores(predictions, references)
+    return str(refused.value)
+
+
+def test_a_row_or_entry_that_is_no_dict_is_named_as_such():
+    gold = [{"id": 1, "evidence": [_doc([1])]}]
+    assert _refused([[1, []]], gold) == (
+        "predictions[0]: expected a dict with 'id' and 'evidence', got [1, []]"
+    )
+    assert _refused([{"id": 1, "evidence": [["9", [1]]]}], gold) == (
+        "predictions[0] (id 1): field 'evidence'[0] must be a dict with 'doc_id', 'label' and "
+        "'sentences', got ['9', [1]]"
+    )
+
+
+@pytest.mark.parametrize("longer", ["predictions", "references"])
+def test_rows_without_a_counterpart_are_named_on_their_side(longer):
+    rows = [{"id": k, "evidence": [_doc([1])]} for k in (1, 2)]
+    predictions, references = (rows, rows[:1]) if longer == "predictions" else (rows[:1], rows)
+    assert _refused(predictions, references) == (
+        f"predictions and references must have the same length (one row per claim, paired by "
+        f"position), got {len(predictions)} predictions and {len(references)} references; "
+        f"{longer}[1] (id 2) has no counterpart"
+    )
