@@ -124,8 +124,7 @@ def test_compute_with_nothing_added_is_refused():
     with pytest.raises(ValueError) as refused:
         metric.compute()
     assert str(refused.value) == (
-        "compute() needs predictions and references, or rows added first with add() or "
-        "add_batch()"
+        "compute() needs predictions and references, or rows added first with add() or add_batch()"
     )
 
 

@@ -747,3 +747,43 @@ def test_rows_without_a_counterpart_are_named_on_their_side(longer):
         f"position), got {len(predictions)} predictions and {len(references)} references; "
         f"{longer}[1] (id 2) has no counterpart"
     )
+
+
+@pytest.mark.parametrize("kind", ["numpy", "torch"])
+def test_sentences_as_arrays_in_every_row_score_as_lists(kind):
+    """Every claim id a 0-d array and every sentence list a 1-d array or tensor (no plain row
+    left to tell the rows apart), an index as large as int64 allows among them: the numbers of
+    the plain values."""
+    make = np.array if kind == "numpy" else pytest.importorskip("torch").tensor
+    inputs = random_rows(random.Random(7), 40)
+    big = 2**63 - 1
+    inputs["predictions"][0]["evidence"].append(_doc([big], doc_id="big"))
+
+    def arrays(rows: list) -> list:
+        return [
+            {
+                "id": make(row["id"]),
+                "evidence": [{**e, "sentences": make(e["sentences"])} for e in row["evidence"]],
+            }
+            for row in rows
+        ]
+
+    expected = scifact_scores(inputs["predictions"], inputs["references"])
+    assert scifact_scores(arrays(inputs["predictions"]), inputs["references"]) == expected
+    assert scifact_scores(inputs["predictions"], arrays(inputs["references"])) == expected
+
+
+def test_rows_and_entries_may_be_any_mapping():
+    """A mapping that is no dict (a read-only view here) is read like the dict it shows."""
+    from types import MappingProxyType
+
+    inputs = random_rows(random.Random(8), 30)
+
+    def views(rows: list) -> list:
+        return [
+            MappingProxyType({**r, "evidence": [MappingProxyType(e) for e in r["evidence"]]})
+            for r in rows
+        ]
+
+    expected = scifact_scores(inputs["predictions"], inputs["references"])
+    assert scifact_scores(views(inputs["predictions"]), views(inputs["references"])) == expected

@@ -103,6 +103,10 @@ WRONG = {
         [_gold(R, {"sentences": [2], "label": "CONTRADICT"})],
         [_pred()],
     ),
+    "two labels for one gold abstract, CONTRADICT first": (
+        [_gold({"sentences": [2], "label": "CONTRADICT"}, R)],
+        [_pred()],
+    ),
     "two gold rationales share a sentence": ([_gold(R, {**R, "sentences": [2, 1]})], [_pred()]),
     "predicted label NOT ENOUGH INFO": ([_gold(R)], [_pred(label="NOT ENOUGH INFO")]),
     "predicted label missing": ([_gold(R)], [{"id": 8, "evidence": {"11": {"sentences": [1]}}}]),
