@@ -210,7 +210,7 @@ def test_a_zero_length_span_inside_is_named_with_both_spans():
 
 @pytest.mark.parametrize("side", ["predictions", "references"])
 def test_a_placeholder_with_values_is_named_for_its_side(side):
-    placeholder = {"example_id": None, "language": "arabic"}
+    placeholder = {"example_id": None, "annotations": [_ann()], "language": "arabic"}
     preds = [_pred(1), placeholder if side == "predictions" else {"example_id": None}]
     refs = [{"example_id": 1, "language": "arabic", "annotations": [_ann()] * 3}]
     refs.append(placeholder if side == "references" else {"example_id": None})
@@ -218,7 +218,7 @@ def test_a_placeholder_with_values_is_named_for_its_side(side):
         scoring.tydiqa_score(preds, refs)
     assert str(raised.value) == (
         f"{side}[1]: field 'example_id' is null, which marks a row with no {side[:-1]} "
-        "(a placeholder), but it has values in ['language']"
+        "(a placeholder), but it has values in ['annotations', 'language']"
     )
 
 
@@ -230,6 +230,36 @@ def test_an_official_annotation_with_only_a_minimal_answer_is_named_as_one():
     refs = [{"example_id": 1, "language": "arabic", "annotations": [annotation]}]
     with pytest.raises(ValueError, match=r"an official annotation needs passage_answer"):
         scoring.tydiqa_score([_pred(1)], refs)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "problem"),
+    [
+        ("end_byte", None, "expected an int, got None"),
+        ("end_byte", True, "expected an int, got True"),
+        ("start_byte", 5.0, "expected an int, got 5.0"),
+        ("candidate_index", "0", "expected an int, got '0'"),
+        ("yes_no_answer", None, "must be 'YES', 'NO' or 'NONE' (any case), got None"),
+        ("yes_no_answer", 5, "must be 'YES', 'NO' or 'NONE' (any case), got 5"),
+        ("start_byte", 0, "one null (negative) offset and one non-null: [0, -1)"),
+        ("start_byte", 5, "one null (negative) offset and one non-null: [5, -1)"),
+        ("end_byte", 5, "one null (negative) offset and one non-null: [-1, 5)"),
+    ],
+)
+def test_a_wrong_annotation_value_is_named(field, value, problem):
+    """The gold annotation's fast path takes only plainly valid ones; the rest are named."""
+    refs = [{"example_id": 1, "language": "arabic", "annotations": [{**_ann(), field: value}]}]
+    with pytest.raises(ValueError) as raised:
+        scoring.tydiqa_score([_pred(1)], refs)
+    assert str(raised.value).startswith("references[0] (example_id 1): field 'annotations'[0]: ")
+    assert problem in str(raised.value)
+
+
+def test_a_minimal_answer_record_may_hold_more_fields():
+    refs = [{"example_id": 1, "language": "arabic", "annotations": [_ann(0, 10, 20)] * 3}]
+    pred = _pred(1, span=(12, 20))
+    more = {**pred, "minimal_answer": {**pred["minimal_answer"], "text": "x"}}
+    assert scoring.tydiqa_score([more], refs) == scoring.tydiqa_score([pred], refs)
 
 
 def test_duplicates_last_wins_in_the_first_position():
