@@ -339,8 +339,7 @@ def run(
             else:
                 pending = list(work_db.pending_work_items)
             print(f"{module}: {len(pending)} mutants to run", flush=True)
-            # a survivor is run on the whole selection anyway: a recheck needs no coverage run
-            covering = covering_tests(module, config, tree) if pending and not recheck else {}
+            covering = covering_tests(module, config, tree) if pending else {}
             for n, item in enumerate(pending):
                 if time.monotonic() > deadline:
                     return False
