@@ -18,6 +18,10 @@ from taskeval._metrics.scifact_abstract.scoring import (
     ABSTRACT_OUTCOMES,
     SENTENCE_OUTCOMES,
     abstract_details,
+    check_predictions,
+    check_references,
+    prediction_records,
+    reference_records,
     scifact_scores,
     sentence_details,
 )
@@ -787,3 +791,48 @@ def test_rows_and_entries_may_be_any_mapping():
 
     expected = scifact_scores(inputs["predictions"], inputs["references"])
     assert scifact_scores(views(inputs["predictions"]), views(inputs["references"])) == expected
+
+
+def test_abstract_details_see_a_rationale_complete_further_down_through_repeats():
+    """The first k = 3 predicted sentences repeat one; the whole list is exactly the rationale."""
+    (row,) = _details("scifact_abstract", [_doc([1, 2])], [_doc([1, 1, 1, 2])])
+    assert row["outcome"] == "rationale not in first k" and row["k"] == 3
+    assert row["why"].endswith("; one is complete further down the list")
+
+
+def test_sentence_details_name_the_gold_label():
+    records = _details("scifact_sentence", [_doc([1], "CONTRADICT")], [_doc([1, 5], "SUPPORT")])
+    assert [(r["sentence"], r["gold_label"], r["predicted_label"]) for r in records] == [
+        (1, "CONTRADICT", "SUPPORT"),
+        (5, "CONTRADICT", "SUPPORT"),
+    ]
+
+
+@pytest.mark.parametrize("name", ["scifact_abstract", "scifact_sentence"])
+def test_details_give_plain_claim_ids_for_numpy_ones(name):
+    inputs = random_rows(random.Random(9), 20)
+    typed = {
+        side: [{**row, "id": np.int64(row["id"])} for row in rows] for side, rows in inputs.items()
+    }
+    metric = taskeval.load(name)
+    expected = metric.compute(**inputs, details=True)
+    got = metric.compute(**typed, details=True)
+    assert got == expected
+    assert {type(r["claim_id"]) for r in got["details"]} == {int}
+
+
+def test_rows_are_numbered_from_zero_unless_told():
+    bad = [{"id": 1, "evidence": [_doc([1], "MAYBE")]}]
+    for check in (check_predictions, prediction_records, check_references, reference_records):
+        with pytest.raises(ValueError, match=r"^(predictions|references)\[0\] \(id 1\)"):
+            check(bad)
+
+
+def test_a_doc_predicted_twice_among_more_keeps_its_first_place_and_last_content():
+    """As ``json`` reads an object with a repeated key: doc 9 predicted first with [7], then
+    again with the gold rationale, is the second of them in the first place."""
+    gold = [_doc([1, 2])]
+    repeated = _one(gold, [_doc([7]), _doc([3], doc_id="4"), _doc([1, 2])])
+    assert repeated == _one(gold, [_doc([1, 2]), _doc([3], doc_id="4")])
+    assert repeated["abstract_rationalized_precision"] == 0.5
+    assert repeated["sentence_selection_precision"] == 2 / 3
