@@ -244,6 +244,7 @@ def test_an_official_annotation_with_only_a_minimal_answer_is_named_as_one():
         ("start_byte", 0, "one null (negative) offset and one non-null: [0, -1)"),
         ("start_byte", 5, "one null (negative) offset and one non-null: [5, -1)"),
         ("end_byte", 5, "one null (negative) offset and one non-null: [-1, 5)"),
+        ("end_byte", 0, "one null (negative) offset and one non-null: [-1, 0)"),
     ],
 )
 def test_a_wrong_annotation_value_is_named(field, value, problem):
@@ -253,6 +254,35 @@ def test_a_wrong_annotation_value_is_named(field, value, problem):
         scoring.tydiqa_score([_pred(1)], refs)
     assert str(raised.value).startswith("references[0] (example_id 1): field 'annotations'[0]: ")
     assert problem in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("span", "yes_no", "problem"),
+    [
+        ((5, -1), "NONE", "field 'minimal_answer' has one null (negative) offset and one "
+         "non-null: [5, -1); a null span has both offsets negative"),
+        ((0, 5), "YES", "field 'yes_no_answer' is 'YES' but 'minimal_answer' is a span [0, 5): "
+         "a yes/no answer and a span cannot coexist"),
+        ((3, 5), "NO", "field 'yes_no_answer' is 'NO' but 'minimal_answer' is a span [3, 5): "
+         "a yes/no answer and a span cannot coexist"),
+    ],
+)  # fmt: skip
+def test_a_wrong_predicted_answer_is_named(span, yes_no, problem):
+    refs = [{"example_id": 1, "language": "arabic", "annotations": [_ann(0, 10, 20)] * 3}]
+    with pytest.raises(ValueError) as raised:
+        scoring.tydiqa_score([_pred(1, span=span, yes_no=yes_no)], refs)
+    assert str(raised.value) == f"predictions[0] (example_id 1): {problem}"
+
+
+def test_an_official_annotation_whose_passage_answer_is_null_is_named():
+    annotation = {
+        "passage_answer": None,
+        "minimal_answer": {"plaintext_start_byte": 3, "plaintext_end_byte": 9},
+        "yes_no_answer": "NONE",
+    }
+    refs = [{"example_id": 1, "language": "arabic", "annotations": [annotation]}]
+    with pytest.raises(ValueError, match=r"an official annotation needs passage_answer"):
+        scoring.tydiqa_score([_pred(1)], refs)
 
 
 def test_a_minimal_answer_record_may_hold_more_fields():
