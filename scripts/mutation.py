@@ -12,12 +12,14 @@ Results are kept per module in a cosmic-ray database (``.mutation/<module>.sqlit
 stop after ``--minutes`` and the next one goes on where it stopped. The record is started anew
 when its module's source changes; ``--recheck`` runs the survivors again (after new tests).
 
-Two things make a mutant cheap without changing its verdict. The tests run in a child forked from
-a process that has already imported the heavy third-party packages (numpy, evaluate, datasets,
-pytest: about four of the ten seconds of a run), never taskeval itself. And a first run takes only
-the tests that execute the mutated line (a coverage run of the selection, once per module, tells
-which); a mutant those tests do not kill is run again with the whole selection before it is
-recorded as a survivor, so every survivor is one the whole selection lets through.
+Two things make a mutant cheap. The tests run in a child forked from a process that has already
+imported the heavy third-party packages (numpy, evaluate, datasets, pytest: about four of the ten
+seconds of a run), never taskeval itself. And a mutant is run on the tests that execute its line
+only (a coverage run of the selection, once per module, tells which), or on the whole selection
+where none does or the line runs at import. A mutant those tests let through is recorded as a
+survivor; ``--recheck`` runs each survivor (those not listed as equivalent) on those tests and
+then on the whole selection, so after a recheck every survivor is one the whole selection lets
+through.
 """
 
 from __future__ import annotations
@@ -265,8 +267,11 @@ def is_copy_of(path: Path, tree: Path, module: str) -> bool:
     return origin.exists() and origin.resolve() == target
 
 
-def run_mutant(item, whole: list[str], subset: list[str], timeout: float, scratch: Path):
-    """Apply the mutant on disk, run the tests on it, put the file back."""
+def run_mutant(
+    item, whole: list[str], subset: list[str], timeout: float, scratch: Path, confirm: bool
+):
+    """Apply the mutant on disk, run the tests on it, put the file back. ``confirm``: a mutant
+    the subset lets through is run on the whole selection before it counts as a survivor."""
     mutation = item.mutations[0]
     operator = get_operator(mutation.operator_name)(**(mutation.operator_args or {}))
     with use_mutation(mutation.module_path, operator, mutation.occurrence) as (before, after):
@@ -282,7 +287,8 @@ def run_mutant(item, whole: list[str], subset: list[str], timeout: float, scratc
             )
         )
         code, output = forked_pytest(subset, timeout, scratch) if subset else (0, "")
-        if code not in (None, 1):  # passed, or the subset did not run: the whole selection
+        # passed (and to be confirmed), or the subset did not run: the whole selection
+        if code not in (None, 0, 1) or not subset or (code == 0 and confirm):
             code, output = forked_pytest(whole, timeout, scratch)
     outcome = TestOutcome.SURVIVED if code == 0 else TestOutcome.KILLED
     return WorkResult(
@@ -345,7 +351,7 @@ def run(
                     return False
                 tests = covering.get(item.mutations[0].start_pos[0], [])
                 subset = options + tests if tests else []
-                result = run_mutant(item, whole, subset, timeout, scratch)
+                result = run_mutant(item, whole, subset, timeout, scratch, confirm=recheck)
                 work_db.set_result(item.job_id, result)
                 if result.test_outcome == TestOutcome.SURVIVED:
                     m = item.mutations[0]
