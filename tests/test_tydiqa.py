@@ -208,6 +208,27 @@ def test_a_zero_length_span_inside_is_named_with_both_spans():
     )
 
 
+@pytest.mark.parametrize("n_predictions", [1, 3])
+def test_sides_of_different_lengths_are_refused_either_way(n_predictions):
+    refs = [{"example_id": k, "language": "arabic", "annotations": [_ann()]} for k in (1, 2)]
+    preds = [_pred(k) for k in range(1, n_predictions + 1)]
+    with pytest.raises(ValueError) as raised:
+        scoring.tydiqa_score(preds, refs)
+    assert str(raised.value) == (
+        "predictions and references must have the same length (pad the shorter side with rows "
+        f"whose example_id is None), got {n_predictions} predictions and 2 references"
+    )
+
+
+def test_a_null_minimal_answer_is_empty_in_a_placeholder_prediction_only():
+    nulls = {"start_byte_offset": None, "end_byte_offset": None}
+    placeholder = {"example_id": None, "minimal_answer": nulls}
+    refs = [{"example_id": 1, "language": "arabic", "annotations": [_ann()]}]
+    assert scoring.tydiqa_score([_pred(1), placeholder], [*refs, {"example_id": None}])
+    with pytest.raises(ValueError, match=r"^references\[1\]: .* values in \['minimal_answer'\]$"):
+        scoring.tydiqa_score([_pred(1), {"example_id": None}], [*refs, placeholder])
+
+
 @pytest.mark.parametrize("side", ["predictions", "references"])
 def test_a_placeholder_with_values_is_named_for_its_side(side):
     placeholder = {"example_id": None, "annotations": [_ann()], "language": "arabic"}
