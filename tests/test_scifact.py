@@ -18,6 +18,7 @@ from taskeval._metrics.scifact_abstract.scoring import (
     ABSTRACT_OUTCOMES,
     SENTENCE_OUTCOMES,
     abstract_details,
+    check_pairs,
     check_predictions,
     check_references,
     prediction_records,
@@ -797,7 +798,10 @@ def test_abstract_details_see_a_rationale_complete_further_down_through_repeats(
     """The first k = 3 predicted sentences repeat one; the whole list is exactly the rationale."""
     (row,) = _details("scifact_abstract", [_doc([1, 2])], [_doc([1, 1, 1, 2])])
     assert row["outcome"] == "rationale not in first k" and row["k"] == 3
-    assert row["why"].endswith("; one is complete further down the list")
+    assert row["why"] == (
+        "right label, but the first 3 predicted sentences [1, 1, 1] hold no whole gold "
+        "rationale ([1, 2]); one is complete further down the list"
+    )
 
 
 def test_sentence_details_name_the_gold_label():
@@ -826,6 +830,44 @@ def test_rows_are_numbered_from_zero_unless_told():
     for check in (check_predictions, prediction_records, check_references, reference_records):
         with pytest.raises(ValueError, match=r"^(predictions|references)\[0\] \(id 1\)"):
             check(bad)
+    with pytest.raises(ValueError, match=r"^predictions\[0\] \(id 1\): field 'id' does not"):
+        check_pairs([{"id": 1}], [{"id": 2}])
+
+
+@pytest.mark.parametrize(
+    ("predictions", "references", "message"),
+    [
+        (
+            [{"id": 1, "evidence": [_doc([1], "NOT ENOUGH INFO")]}],
+            [{"id": 1, "evidence": [_doc([1])]}],
+            "predictions[0] (id 1): field 'evidence'[0]['label'] (doc '9') must be 'SUPPORT' or "
+            "'CONTRADICT', got 'NOT ENOUGH INFO' (leave out abstracts predicted NOT ENOUGH INFO)",
+        ),
+        (
+            [{"id": 1, "evidence": [_doc([1])]}],
+            [{"id": 1, "evidence": [_doc([1], "support")]}],
+            "references[0] (id 1): field 'evidence'[0]['label'] (doc '9') must be 'SUPPORT' or "
+            "'CONTRADICT', got 'support'",
+        ),
+        ("abc", [{"id": 1, "evidence": []}], "predictions must be a list of dicts, got str"),
+        ([{"id": 1, "evidence": []}], b"ab", "references must be a list of dicts, got bytes"),
+    ],
+)
+def test_wrong_labels_and_sides_are_named_whole(predictions, references, message):
+    assert _refused(predictions, references) == message
+
+
+def test_doc_ids_may_be_str_subclasses():
+    """numpy's str_, as a dataset column may give them: compared as the strings they are."""
+    inputs = random_rows(random.Random(10), 30)
+    typed = {
+        side: [
+            {**row, "evidence": [{**e, "doc_id": np.str_(e["doc_id"])} for e in row["evidence"]]}
+            for row in rows
+        ]
+        for side, rows in inputs.items()
+    }
+    assert scifact_scores(**typed) == scifact_scores(**inputs)
 
 
 def test_a_doc_predicted_twice_among_more_keeps_its_first_place_and_last_content():
