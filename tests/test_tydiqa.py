@@ -227,6 +227,18 @@ def test_a_null_minimal_answer_is_empty_in_a_placeholder_prediction_only():
     assert scoring.tydiqa_score([_pred(1), placeholder], [*refs, {"example_id": None}])
     with pytest.raises(ValueError, match=r"^references\[1\]: .* values in \['minimal_answer'\]$"):
         scoring.tydiqa_score([_pred(1), {"example_id": None}], [*refs, placeholder])
+    other = {**placeholder, "language": "arabic"}  # the null answer left out, not the rest
+    with pytest.raises(ValueError, match=r"^predictions\[1\]: .* values in \['language'\]$"):
+        scoring.tydiqa_score([_pred(1), other], [*refs, {"example_id": None}])
+
+
+def test_a_score_too_large_for_a_float_is_named():
+    refs = [{"example_id": 1, "language": "arabic", "annotations": [_ann()]}]
+    with pytest.raises(ValueError) as raised:
+        scoring.tydiqa_score([{**_pred(1), "passage_answer_score": 10**400}], refs)
+    assert str(raised.value).startswith(
+        "predictions[0] (example_id 1): field 'passage_answer_score' is too large for a float: 1000"
+    )
 
 
 @pytest.mark.parametrize("side", ["predictions", "references"])
