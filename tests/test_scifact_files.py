@@ -4,6 +4,7 @@ case, and on anything unusual the numbers or the error of the checking path."""
 from __future__ import annotations
 
 import copy
+import gc
 import json
 import random
 from pathlib import Path
@@ -179,3 +180,21 @@ def test_random_files_unusual_or_wrong_agree_with_the_checking_path(tmp_path):
         assert got == _outcome(_checked, gold_path, pred_path)
         outcomes.add(isinstance(got, tuple))
     assert outcomes == {True, False}  # both scored files and refused ones were met
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+@pytest.mark.parametrize("name", ["valid", "two labels for one gold abstract"])
+def test_scoring_files_leaves_the_garbage_collector_as_it_was(tmp_path, enabled, name):
+    """The collector is paused while the files are read and counted, valid or not."""
+    files = (
+        _files(tmp_path, *WRONG[name])
+        if name in WRONG
+        else (CASES[0] / "gold.jsonl", CASES[0] / "predictions.jsonl")
+    )
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        _outcome(inputs.leaderboard_scores, *files)
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
