@@ -208,6 +208,16 @@ def test_a_zero_length_span_inside_is_named_with_both_spans():
     )
 
 
+@pytest.mark.parametrize("side", ["predictions", "references"])
+@pytest.mark.parametrize("rows", ["ab", b"ab", {"example_id": 1}])
+def test_a_side_that_is_no_list_of_rows_is_named(side, rows):
+    sides = {"predictions": [_pred(1)], "references": [{"example_id": 1, "annotations": []}]}
+    sides[side] = rows
+    with pytest.raises(ValueError) as raised:
+        scoring.tydiqa_score(**sides)
+    assert str(raised.value) == f"{side} must be a list of dicts, got {type(rows).__name__}"
+
+
 @pytest.mark.parametrize("n_predictions", [1, 3])
 def test_sides_of_different_lengths_are_refused_either_way(n_predictions):
     refs = [{"example_id": k, "language": "arabic", "annotations": [_ann()]} for k in (1, 2)]
