@@ -406,6 +406,25 @@ def test_gold_reader_fast_path_agrees_with_json(tmp_path):
     assert [r[0] for r in got] == [1, 2, -(2**63), 4, 5]
 
 
+@pytest.mark.parametrize("name", ["gold.jsonl", "gold.jsonl.gz"])
+def test_a_gold_line_with_an_unterminated_string_is_named(tmp_path, name):
+    line = json.dumps(_record(1))[:-1] + ', "document_title": "abc}'
+    gold = _write_gold(tmp_path / name, [], [line])
+    with pytest.raises(ValueError, match=r", line 1: not a JSON value \(Unterminated string"):
+        list(inputs.iter_gold(gold))
+
+
+def test_raw_surrogates_are_read_as_the_official_script_reads_each_file(tmp_path):
+    """A gzip gold file is read in binary mode (json decodes it with surrogatepass), a plain
+    one in text mode (strict UTF-8), as tydi_eval.py opens them."""
+    raw = json.dumps(_record(1)).encode().replace(b'"arabic"', b'"arab\xed\xa0\x80ic"') + b"\n"
+    (tmp_path / "gold.jsonl.gz").write_bytes(gzip.compress(raw))
+    assert [r[:2] for r in inputs.iter_gold(tmp_path / "gold.jsonl.gz")] == [(1, "arab\ud800ic")]
+    (tmp_path / "gold.jsonl").write_bytes(raw)
+    with pytest.raises(ValueError, match=r", line 1: not UTF-8 text"):
+        list(inputs.iter_gold(tmp_path / "gold.jsonl"))
+
+
 @needs_corpus
 def test_gold_reader_matches_json_on_every_corpus_gold():
     for folder in sorted(PARITY.iterdir()):
