@@ -156,3 +156,17 @@ def test_rows_past_the_first_chunk_are_numbered_from_start():
     references[core._CHUNK + 3] = {"label": "SUPPORTS"}
     with pytest.raises(ValueError, match=rf"references\[{core._CHUNK + 8}\]: missing field"):
         core.normalize_references(references, start=5)
+
+
+@pytest.mark.parametrize("page", [3, None, b"A"])
+def test_a_predicted_page_that_is_no_string_is_named_even_when_all_are(page):
+    """Every predicted page of the rows of one type other than str (the column-wise check must
+    not take a set of other types for strings)."""
+    predictions, references = _claims(3)
+    predictions = [{**p, "predicted_evidence": [[page, 1]]} for p in predictions]
+    with pytest.raises(ValueError) as refused:
+        core.fever_score(predictions, references)
+    assert str(refused.value) == (
+        "predictions[0]: field 'predicted_evidence'[0] must be a [page, line] list or a "
+        f"{{'page', 'line'}} record with a string page and an int line, got [{page!r}, 1]"
+    )
