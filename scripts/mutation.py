@@ -215,10 +215,25 @@ def forked_pytest(args: list[str], timeout: float, scratch: Path) -> tuple[int |
     return (None if timed_out else os.waitstatus_to_exitcode(status)), output
 
 
+def test_times(report: Path, tree: Path) -> dict[str, float]:
+    """Seconds each test took, by node id, from a JUnit XML report of the selection."""
+    from xml.etree import ElementTree
+
+    times = {}
+    for case in ElementTree.parse(report).getroot().iter("testcase"):
+        parts = case.get("classname", "").split(".")
+        for n in range(len(parts), 0, -1):  # the module, then classes inside it
+            if (tree / Path(*parts[:n])).with_suffix(".py").is_file():
+                node = "/".join(parts[:n]) + ".py::" + "::".join([*parts[n:], case.get("name")])
+                times[node] = float(case.get("time") or 0)
+                break
+    return times
+
+
 def covering_tests(module: str, config: dict, tree: Path) -> dict[int, list[str]]:
-    """For each line of the module, the tests of its selection that execute it (a coverage run
-    with a context per test; the module is recognised by its content, wherever it was imported
-    from: through a link or from evaluate's cache)."""
+    """For each line of the module, the tests of its selection that execute it, the fastest
+    first (a coverage run with a context per test; the module is recognised by its content,
+    wherever it was imported from: through a link or from evaluate's cache)."""
     data_file = Path(tempfile.mkdtemp(prefix="cover-", dir=STATE)) / "coverage"
     try:
         subprocess.run(
@@ -230,6 +245,7 @@ def covering_tests(module: str, config: dict, tree: Path) -> dict[int, list[str]
                 "--cov",
                 "--cov-context=test",
                 "--cov-report=",
+                f"--junitxml={data_file.parent / 'times.xml'}",
                 *config["modules"][module],
             ],
             cwd=tree,
@@ -247,8 +263,13 @@ def covering_tests(module: str, config: dict, tree: Path) -> dict[int, list[str]
                 continue
             for line, contexts in data.contexts_by_lineno(measured).items():
                 lines.setdefault(line, set()).update(c.rpartition("|")[0] for c in contexts)
+        times = test_times(data_file.parent / "times.xml", tree)
         # a line run at import, in collection, has the empty context: only the whole selection
-        return {line: sorted(tests) for line, tests in lines.items() if "" not in tests}
+        return {
+            line: sorted(tests, key=lambda t: (times.get(t, float("inf")), t))
+            for line, tests in lines.items()
+            if "" not in tests
+        }
     finally:
         shutil.rmtree(data_file.parent)
 
