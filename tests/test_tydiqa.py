@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import random
 import tracemalloc
 from pathlib import Path
 
@@ -876,3 +877,45 @@ def test_hub_rows_of_official_gold_give_the_official_numbers():
         "avg_minimal_recall": 0.545621438459318,
         "avg_minimal_precision": 0.6077278205464693,
     }
+
+
+_TRICKY_STRINGS = ["]", "[", "\\", '"', "language", "example_id", ":", ",", "}", "{", "] , ", ""]
+_TRICKY_KEYS = ["language", "example_id", "annotations", "a", "x y"]
+
+
+def _tricky_value(rng, depth: int = 0):
+    kind = rng.randrange(5 if depth < 3 else 3)
+    if kind == 0:
+        return "".join(rng.choice(_TRICKY_STRINGS) for _ in range(rng.randrange(4)))
+    if kind == 1:
+        return rng.choice([0, -1, 7, 1.5, True, None])
+    if kind == 2:
+        return rng.choice(["thai", "english"])
+    if kind == 3:
+        return [_tricky_value(rng, depth + 1) for _ in range(rng.randrange(4))]
+    return {
+        rng.choice(_TRICKY_KEYS): _tricky_value(rng, depth + 1) for _ in range(rng.randrange(4))
+    }
+
+
+def test_gold_reader_agrees_with_json_on_tricky_lines(tmp_path):
+    """Extra fields holding arrays within objects within arrays, brackets, quotes, backslashes
+    and the picked keys themselves in strings and nested records, before and after the picked
+    fields, with and without spaces: the fast path reads the top-level fields as json does."""
+    rng = random.Random(11)
+    lines = []
+    for n in range(400):
+        record = _record(n)
+        items = list(record.items())
+        for _ in range(rng.randrange(4)):
+            items.insert(
+                rng.randrange(len(items) + 1), (rng.choice(_TRICKY_KEYS[3:]), _tricky_value(rng))
+            )
+        separators = rng.choice([(",", ":"), (", ", ": "), (" , ", " : ")])
+        lines.append(
+            json.dumps(dict(items), separators=separators, ensure_ascii=rng.random() < 0.5)
+        )
+    for name in ("gold.jsonl", "gold.jsonl.gz"):
+        gold = _write_gold(tmp_path / name, [], lines)
+        expected = [scoring.normalize_reference(json.loads(line), "x") for line in lines]
+        assert list(inputs.iter_gold(gold)) == expected

@@ -4,6 +4,8 @@ reader and with the standard-library fallback the metric folder uses when isal i
 from __future__ import annotations
 
 import gzip
+import subprocess
+import sys
 
 import pytest
 
@@ -21,6 +23,9 @@ FILES = {
     "an empty member": gzip.compress(b"") + gzip.compress(_line(3)),
     "zero padding at the end": gzip.compress(_line(1)) + b"\0" * 100,
     "zero padding between members": gzip.compress(_line(1)) + b"\0" * 7 + gzip.compress(_line(2)),
+    "zero padding longer than a read between members": (
+        gzip.compress(_line(1)) + b"\0" * 10_000 + gzip.compress(_line(2))
+    ),
     "many members, padded, over many chunks": b"".join(
         gzip.compress(b"".join(_line(i) for i in range(j, j + 3000))) + b"\0" * (j % 5)
         for j in range(0, 15000, 3000)
@@ -61,3 +66,19 @@ def test_broken_gzip_files_are_refused(tmp_path, reader, name):
         gzip.decompress(BROKEN[name])
     with pytest.raises(ValueError, match="cannot be read"):
         list(inputs._lines(path, True))
+
+
+def test_without_isal_the_standard_library_inflates(tmp_path):
+    """The metric folder alone needs only the standard library: with isal missing, the reader
+    takes zlib (a fresh process, where importing isal fails)."""
+    path = tmp_path / "gold.jsonl.gz"
+    path.write_bytes(FILES["many members, padded, over many chunks"])
+    code = (
+        "import sys; sys.modules['isal'] = None\n"
+        "from taskeval._metrics.tydiqa import inputs\n"
+        "assert inputs.igzip is None and inputs.zlib.__name__ == 'zlib'\n"
+        "print(sum(1 for _ in inputs._lines(sys.argv[1], True)))"
+    )
+    done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "15000\n"
