@@ -170,3 +170,33 @@ def test_a_predicted_page_that_is_no_string_is_named_even_when_all_are(page):
         "predictions[0]: field 'predicted_evidence'[0] must be a [page, line] list or a "
         f"{{'page', 'line'}} record with a string page and an int line, got [{page!r}, 1]"
     )
+
+
+def test_a_gold_page_that_is_no_string_is_refused_where_every_line_is_none():
+    predictions, references = _claims(3)
+    references = [{"label": "SUPPORTS", "evidence": [[[None, None, 5, None]]]}] * 3
+    with pytest.raises(ValueError, match=r"^references\[0\]: field 'evidence'\[0\]\[0\]"):
+        core.fever_score(predictions, references)
+
+
+@pytest.mark.parametrize("n_predictions", [1, 3])
+def test_the_official_form_path_leaves_rows_of_other_lengths_to_the_checks(n_predictions):
+    predictions, references = _claims(2)
+    predictions = (predictions * 2)[:n_predictions]
+    assert core.official_form_score(predictions, references, 5) is None
+    with pytest.raises(ValueError, match="must have the same length"):
+        core.fever_score(predictions, references)
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_scoring_leaves_the_garbage_collector_as_it_was(enabled):
+    import gc
+
+    predictions, references = _claims(3)
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        assert core.official_form_score(predictions, references, 5)["strict_score"] == 1.0
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()

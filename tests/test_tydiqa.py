@@ -14,7 +14,8 @@ import taskeval
 from taskeval._metrics.tydiqa import inputs, scoring
 from taskeval.cli import main as cli_main
 
-PARITY = Path(__file__).resolve().parents[1].parent / "shared" / "parity" / "tydiqa" / "cases"
+REPO = Path(__file__).resolve().parents[1]
+PARITY = REPO.parent / "shared" / "parity" / "tydiqa" / "cases"
 needs_corpus = pytest.mark.skipif(not PARITY.is_dir(), reason="parity corpus absent")
 
 NULL = {"candidate_index": -1, "start_byte": -1, "end_byte": -1, "yes_no_answer": "NONE"}
@@ -919,3 +920,17 @@ def test_gold_reader_agrees_with_json_on_tricky_lines(tmp_path):
         gold = _write_gold(tmp_path / name, [], lines)
         expected = [scoring.normalize_reference(json.loads(line), "x") for line in lines]
         assert list(inputs.iter_gold(gold)) == expected
+
+
+def test_an_empty_prediction_file_scores_every_example_unpredicted(tmp_path):
+    """The official script's output on the Space's gold with an empty prediction file: int 0s
+    (and no language with a prediction)."""
+    empty = tmp_path / "predictions.jsonl"
+    empty.write_bytes(b"")
+    gold = REPO / "spaces" / "tydiqa" / "examples" / "gold.jsonl.gz"
+    scores = inputs.score_files(gold, empty)
+    assert scores.pop("per_language") == {}
+    assert scores == dict.fromkeys(
+        [f"avg_{t}_{m}" for t in ("passage", "minimal") for m in ("f1", "recall", "precision")], 0
+    )
+    assert {type(v) for v in scores.values()} == {int}
