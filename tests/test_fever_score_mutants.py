@@ -137,10 +137,17 @@ def test_a_predicted_item_of_fewer_than_two_fields_is_named(item):
         core.fever_score(predictions, references)
 
 
-def test_a_gold_group_that_is_a_tuple_is_refused():
+@pytest.mark.parametrize("rows", [[1], [0, 1, 2]])
+def test_a_gold_group_that_is_a_tuple_is_refused(rows):
+    """Among list groups, and where every group is a tuple (the column-wise check must not take
+    a set of other types for lists)."""
     predictions, references = _claims(3)
-    references[1] = {"label": "SUPPORTS", "evidence": [([0, 0, "A", 1],)]}
-    with pytest.raises(ValueError, match=r"references\[1\]: field 'evidence'\[0\] must be a list"):
+    for k in rows:
+        references[k] = {"label": "SUPPORTS", "evidence": [([0, 0, "A", 1],)]}
+    at = rows[0]
+    with pytest.raises(
+        ValueError, match=rf"references\[{at}\]: field 'evidence'\[0\] must be a list"
+    ):
         core.fever_score(predictions, references)
 
 

@@ -934,3 +934,23 @@ def test_an_empty_prediction_file_scores_every_example_unpredicted(tmp_path):
         [f"avg_{t}_{m}" for t in ("passage", "minimal") for m in ("f1", "recall", "precision")], 0
     )
     assert {type(v) for v in scores.values()} == {int}
+
+
+def test_the_gold_fast_path_decodes_only_the_annotations_of_a_dev_like_line():
+    """Passage candidates (arrays of flat records), document strings with escapes and the other
+    fields are skipped without json; the annotations (nested records) are decoded once."""
+    record = _record(7, doc='he said \\"yes\\" [1] \\\\', question_text="what?")
+    record["passage_answer_candidates"] = [
+        {"plaintext_start_byte": k, "plaintext_end_byte": k + 9} for k in range(0, 50, 10)
+    ]
+    record["document_title"] = "a [title]"
+    line = json.dumps(record, ensure_ascii=False).encode()
+    calls = []
+
+    def counting(data: bytes):
+        calls.append(bytes(data[:1]))
+        return json.loads(data)
+
+    fields = inputs._gold_fields_fast(line, 0, len(line), counting)
+    assert fields == (7, "arabic", record["annotations"])
+    assert calls == [b"["]  # the annotations, and nothing else
