@@ -27,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import (
+    SMALL_RUNS,
     add_official_option,
     alternate,
     alternate_calls,
@@ -114,7 +115,10 @@ def main() -> None:
         args.repeat,
     )
     med = {k: statistics.median(v) for k, v in times.items()}
-    small = files_side_by_side(EXAMPLE / "predictions.jsonl", EXAMPLE / "actual.jsonl", args.repeat)
+    # a run of a small file takes some 20 ms: more runs, so that its median holds still
+    small = files_side_by_side(
+        EXAMPLE / "predictions.jsonl", EXAMPLE / "actual.jsonl", max(args.repeat, SMALL_RUNS)
+    )
     with tempfile.TemporaryDirectory() as tmp:
         pred_path, gold_path = Path(tmp) / "predictions.jsonl", Path(tmp) / "gold.jsonl"
         pred_path.write_text("".join(json.dumps(p) + "\n" for p in predictions), encoding="utf-8")

@@ -27,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import (
+    SMALL_RUNS,
     add_official_option,
     alternate,
     alternate_calls,
@@ -102,7 +103,10 @@ def main() -> None:
                 official_numbers = json.loads(out.read_text(encoding="utf-8"))
                 assert json.loads(printed.stdout) == official_numbers, size
                 commands = {"official": commands["official"], "taskeval": commands["taskeval"]}
-            runs = alternate(commands, args.repeat)
+            # a small file's run takes some 25 ms: more runs, so that its median holds still
+            runs = alternate(
+                commands, args.repeat if key == "large" else max(args.repeat, SMALL_RUNS)
+            )
             official = runs["official"].median if checkout else RECORDED[key]
             rows.append(
                 row(size, "whole process, 12 numbers", official, runs["taskeval"].median, target,

@@ -29,6 +29,9 @@ def machine() -> str:
     return f"{os.cpu_count()} CPUs ({cpu}), Python {platform.python_version()}, {platform.system()}"
 
 
+SMALL_RUNS = 21  # whole-process runs of a small file (tens of milliseconds each)
+
+
 def median_time(fn: Callable[[], Any], repeat: int = 5) -> tuple[float, Any]:
     """Median wall time of ``repeat`` calls, and the last result."""
     times, result = [], None
