@@ -38,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 from pathlib import Path
 
 import tomllib
@@ -295,6 +296,17 @@ def run_mutant(
     the subset lets through is run on the whole selection before it counts as a survivor."""
     mutation = item.mutations[0]
     operator = get_operator(mutation.operator_name)(**(mutation.operator_args or {}))
+    try:
+        return _run_mutant(mutation, operator, whole, subset, timeout, scratch, confirm)
+    except Exception:  # cosmic-ray cannot make this mutant (as its own runner, it is incompetent)
+        return WorkResult(
+            output=traceback.format_exc(),
+            test_outcome=TestOutcome.INCOMPETENT,
+            worker_outcome=WorkerOutcome.EXCEPTION,
+        )
+
+
+def _run_mutant(mutation, operator, whole, subset, timeout, scratch, confirm) -> WorkResult:
     with use_mutation(mutation.module_path, operator, mutation.occurrence) as (before, after):
         if after is None:
             return WorkResult(worker_outcome=WorkerOutcome.NO_TEST)
