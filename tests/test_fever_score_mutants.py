@@ -207,3 +207,27 @@ def test_scoring_leaves_the_garbage_collector_as_it_was(enabled):
         assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_predicted_rows_past_the_first_chunk_are_numbered_from_start():
+    predictions, _ = _claims(core._CHUNK + 10)
+    predictions[core._CHUNK + 3] = {"predicted_label": "SUPPORTS"}
+    with pytest.raises(ValueError, match=rf"predictions\[{core._CHUNK + 8}\]: missing field"):
+        core.normalize_predictions(predictions, start=5)
+
+
+def test_a_gold_item_of_five_fields_is_refused():
+    predictions, references = _claims(2)
+    references[1] = {"label": "SUPPORTS", "evidence": [[[0, 0, "A", 1, "x"]]]}
+    with pytest.raises(ValueError, match=r"^references\[1\]: field 'evidence'\[0\]\[0\] must be"):
+        core.fever_score(predictions, references)
+
+
+def test_a_string_gold_line_among_ints_and_nulls_is_refused():
+    """Lines of three types in one chunk: int, None and one str (the column-wise check must not
+    take a wider set of types for the allowed ones)."""
+    predictions, references = _claims(3)
+    references[1] = {"label": "SUPPORTS", "evidence": [[[0, 0, "A", None]]]}
+    references[2] = {"label": "SUPPORTS", "evidence": [[[0, 0, "A", "1"]]]}
+    with pytest.raises(ValueError, match=r"^references\[2\]: field 'evidence'\[0\]\[0\] must be"):
+        core.fever_score(predictions, references)

@@ -954,3 +954,11 @@ def test_the_gold_fast_path_decodes_only_the_annotations_of_a_dev_like_line():
     fields = inputs._gold_fields_fast(line, 0, len(line), counting)
     assert fields == (7, "arabic", record["annotations"])
     assert calls == [b"["]  # the annotations, and nothing else
+
+
+def test_a_last_gold_line_cut_after_a_key_is_named(tmp_path):
+    """No line break at the end, and the line ends right after a key's colon."""
+    gold = tmp_path / "gold.jsonl"
+    gold.write_bytes(json.dumps(_record(1)).encode() + b'\n{"example_id":')
+    with pytest.raises(ValueError, match=r", line 2: not a JSON value \(Expecting value"):
+        list(inputs.iter_gold(gold))
