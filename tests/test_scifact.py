@@ -754,11 +754,12 @@ def test_rows_without_a_counterpart_are_named_on_their_side(longer):
     )
 
 
+@pytest.mark.parametrize("ids", ["plain ids", "array ids"])
 @pytest.mark.parametrize("kind", ["numpy", "torch"])
-def test_sentences_as_arrays_in_every_row_score_as_lists(kind):
-    """Every claim id a 0-d array and every sentence list a 1-d array or tensor (no plain row
-    left to tell the rows apart), an index as large as int64 allows among them: the numbers of
-    the plain values."""
+def test_sentences_as_arrays_in_every_row_score_as_lists(kind, ids):
+    """Every sentence list a 1-d array or tensor (no plain row left to tell the rows apart),
+    with claim ids plain or 0-d arrays, an index as large as int64 allows among them: the
+    numbers of the plain values."""
     make = np.array if kind == "numpy" else pytest.importorskip("torch").tensor
     inputs = random_rows(random.Random(7), 40)
     big = 2**63 - 1
@@ -767,7 +768,7 @@ def test_sentences_as_arrays_in_every_row_score_as_lists(kind):
     def arrays(rows: list) -> list:
         return [
             {
-                "id": make(row["id"]),
+                "id": make(row["id"]) if ids == "array ids" else row["id"],
                 "evidence": [{**e, "sentences": make(e["sentences"])} for e in row["evidence"]],
             }
             for row in rows
