@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import tempfile
 import warnings
 from pathlib import Path
 
@@ -353,3 +354,26 @@ def test_space_interval_column():
         result = taskeval.load(spec.metric, config).compute(**rows, **options)
         headline = {k: v for k, v in result.items() if not isinstance(v, dict)}
         assert plain.values.tolist() == scores_table(headline)  # nested scores: their own table
+
+
+@needs_parity
+def test_ehealthkd_systems_holding_other_scenarios_are_named():
+    """The first system sets the scenarios; one holding others is named, with both lists."""
+    baseline = next(r for r in sorted((EHEALTHKD / "cases").iterdir()) if "baseline" in r.name)
+    with tempfile.TemporaryDirectory() as tmp:
+        both, one = Path(tmp) / "both", Path(tmp) / "one"
+        for folder, scenarios in (
+            (both, ("scenario1-main", "scenario2-taskA")),
+            (one, ("scenario1-main",)),
+        ):
+            folder.mkdir()
+            for name in scenarios:
+                (folder / name).symlink_to(baseline / "submission" / name)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(ValueError) as refused:
+                compare("ehealthkd", references=EHEALTHKD / "gold", predictions=[both, one])
+    assert str(refused.value) == (
+        f"{one} holds scenario1 but {both} holds scenario1, scenario2: compare the same "
+        "scenarios (or pick one)"
+    )
