@@ -239,8 +239,11 @@ def test_a_null_minimal_answer_is_empty_in_a_placeholder_prediction_only():
     assert scoring.tydiqa_score([_pred(1), placeholder], [*refs, {"example_id": None}])
     with pytest.raises(ValueError, match=r"^references\[1\]: .* values in \['minimal_answer'\]$"):
         scoring.tydiqa_score([_pred(1), {"example_id": None}], [*refs, placeholder])
-    other = {**placeholder, "language": "arabic"}  # the null answer left out, not the rest
-    with pytest.raises(ValueError, match=r"^predictions\[1\]: .* values in \['language'\]$"):
+    # the null answer left out, not the rest (keys on both sides of it)
+    other = {**placeholder, "language": "arabic", "yes_no_answer": "YES"}
+    with pytest.raises(
+        ValueError, match=r"^predictions\[1\]: .* values in \['language', 'yes_no_answer'\]$"
+    ):
         scoring.tydiqa_score([_pred(1), other], [*refs, {"example_id": None}])
 
 
@@ -327,6 +330,13 @@ def test_an_official_annotation_whose_passage_answer_is_null_is_named():
     }
     refs = [{"example_id": 1, "language": "arabic", "annotations": [annotation]}]
     with pytest.raises(ValueError, match=r"an official annotation needs passage_answer"):
+        scoring.tydiqa_score([_pred(1)], refs)
+
+
+def test_a_float_start_of_a_valid_looking_span_is_named():
+    annotation = {"candidate_index": 0, "start_byte": 5.0, "end_byte": 9, "yes_no_answer": "NONE"}
+    refs = [{"example_id": 1, "language": "arabic", "annotations": [annotation]}]
+    with pytest.raises(ValueError, match=r"'annotations'\[0\]: .* expected an int, got 5.0"):
         scoring.tydiqa_score([_pred(1)], refs)
 
 
