@@ -6,6 +6,8 @@ from __future__ import annotations
 import gzip
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
 
@@ -82,3 +84,22 @@ def test_without_isal_the_standard_library_inflates(tmp_path):
     done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "15000\n"
+
+
+def test_a_reader_that_pauses_still_gets_every_line(tmp_path, reader):
+    """The inflating thread waits while the queue is full (here for longer than its put
+    timeout) and then goes on: nothing is lost and nothing stops early."""
+    path = tmp_path / "gold.jsonl.gz"
+    path.write_bytes(FILES["many members, padded, over many chunks"])
+    counted = []
+
+    def read() -> None:
+        lines = inputs._lines(path, True)
+        next(lines)
+        time.sleep(0.5)
+        counted.append(1 + sum(1 for _ in lines))
+
+    reading = threading.Thread(target=read, daemon=True)  # a lost chunk would block it for good
+    reading.start()
+    reading.join(timeout=20)
+    assert counted == [15000]
