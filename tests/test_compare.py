@@ -357,8 +357,10 @@ def test_space_interval_column():
 
 
 @needs_parity
-def test_ehealthkd_systems_holding_other_scenarios_are_named():
-    """The first system sets the scenarios; one holding others is named, with both lists."""
+@pytest.mark.parametrize("first", ["both", "one"])
+def test_ehealthkd_systems_holding_other_scenarios_are_named(first):
+    """The first system sets the scenarios; one holding others (more or fewer) is named, with
+    both lists."""
     baseline = next(r for r in sorted((EHEALTHKD / "cases").iterdir()) if "baseline" in r.name)
     with tempfile.TemporaryDirectory() as tmp:
         both, one = Path(tmp) / "both", Path(tmp) / "one"
@@ -372,8 +374,11 @@ def test_ehealthkd_systems_holding_other_scenarios_are_named():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             with pytest.raises(ValueError) as refused:
-                compare("ehealthkd", references=EHEALTHKD / "gold", predictions=[both, one])
+                systems = [both, one] if first == "both" else [one, both]
+                compare("ehealthkd", references=EHEALTHKD / "gold", predictions=systems)
+    held = {one: "scenario1", both: "scenario1, scenario2"}
+    base, other = systems
     assert str(refused.value) == (
-        f"{one} holds scenario1 but {both} holds scenario1, scenario2: compare the same "
+        f"{other} holds {held[other]} but {base} holds {held[base]}: compare the same "
         "scenarios (or pick one)"
     )
