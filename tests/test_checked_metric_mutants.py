@@ -187,3 +187,17 @@ def test_compute_with_rows_on_two_processes(tmp_path):
         assert p.returncode == 0, err
     assert json.loads(outputs[1][0]) is None
     assert json.loads(outputs[0][0])["label_accuracy"] == 0.5
+
+
+def test_compute_with_nothing_on_a_rank_other_than_0_is_evaluate_s(tmp_path):
+    """In a distributed run, only rank 0 gets the scores; another rank's compute() returns None
+    as evaluate's does, even with no rows given to it."""
+    metric = taskeval.load(
+        "fever_score",
+        num_process=2,
+        process_id=1,
+        experiment_id=uuid.uuid4().hex,
+        cache_dir=str(tmp_path),
+        timeout=5,
+    )
+    assert metric.compute() is None
