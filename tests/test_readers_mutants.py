@@ -132,6 +132,25 @@ def test_lines_across_reads(chunks, universal, expected):
     assert got == list(enumerate(expected, 1))
 
 
+@pytest.mark.parametrize("universal", [True, False])
+def test_lines_are_given_as_their_read_comes_in(universal):
+    """A line is handed over once the read holding its end is in, not after the whole file (a
+    file is never held whole in memory)."""
+    iter_lines = metric_module("fever_score", "jsonl").iter_lines
+    reads = []
+
+    def chunks():
+        for chunk in (b"a\nb", b"\nc\n", b"d\n"):
+            reads.append(chunk)
+            yield chunk
+
+    lines = iter_lines(chunks(), universal)
+    number, data, start, end = next(lines)
+    assert (number, data[start:end], len(reads)) == (1, b"a", 1)
+    number, data, start, end = next(lines)
+    assert (number, data[start:end], len(reads)) == (2, b"b", 2)
+
+
 def test_long_integers_are_read_by_the_standard_json(tmp_path):
     path = tmp_path / "rows.jsonl"
     path.write_bytes(b'{"a": 18446744073709551616, "b": -9223372036854775809}\n')
