@@ -1175,3 +1175,22 @@ def test_a_tree_with_only_an_unknown_scenario_folder_is_not_a_submission(tmp_pat
         _scenario_side(tmp_path / side / name, ["El tipo"])
     with pytest.raises(ValueError, match=r"sub: expected a scenario folder"):
         scenario_pairs(tmp_path / "gold", tmp_path / "sub")
+
+
+def test_an_error_on_a_sentence_of_a_file_names_its_line(tmp_path):
+    """Span-identical gold phrases submitted in another order, on the second sentence: the
+    message names the submission's file and that sentence's line."""
+    texts = ["El tipo", "La casa"]
+    for side, labels in (("gold", ("Concept", "Action")), ("sub", ("Action", "Concept"))):
+        folder = tmp_path / side
+        folder.mkdir()
+        (folder / "input_scenario1.txt").write_text("".join(t + "\n" for t in texts))
+        (folder / "output_a_scenario1.txt").write_text(
+            f"1\t0 2\tConcept\tEl\n2\t8 10\t{labels[0]}\tLa\n3\t8 10\t{labels[1]}\tLa\n"
+        )
+        (folder / "output_b_scenario1.txt").write_text("")
+    with pytest.raises(ValueError) as refused:
+        score_files(tmp_path / "gold", tmp_path / "sub")
+    assert str(refused.value).startswith(
+        f"{tmp_path / 'sub' / 'input_scenario1.txt'}, line 2, key phrase id 2: same spans"
+    )
