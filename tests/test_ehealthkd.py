@@ -17,6 +17,7 @@ from taskeval._metrics.ehealthkd.inputs import (
     references_from_hub,
     scenario_pairs,
     score_files,
+    submissions,
 )
 from taskeval._metrics.ehealthkd.scoring import ehealthkd, split_words
 from taskeval.registry import metric_module
@@ -1194,3 +1195,20 @@ def test_an_error_on_a_sentence_of_a_file_names_its_line(tmp_path):
     assert str(refused.value).startswith(
         f"{tmp_path / 'sub' / 'input_scenario1.txt'}, line 2, key phrase id 2: same spans"
     )
+
+
+def test_submissions_are_looked_for_two_levels_deep_and_no_deeper(tmp_path):
+    for run in ("a", "team/b", "x/y/c"):
+        folder = tmp_path / "runs" / run / "scenario1-main"
+        folder.parent.mkdir(parents=True)
+        _scenario_side(folder, ["El tipo"])
+    assert [name for name, _ in submissions(tmp_path / "runs")] == ["a", "team/b"]
+
+
+def test_a_gold_folder_without_a_sentence_file_is_named(tmp_path):
+    (tmp_path / "gold").mkdir()
+    sub = _scenario_side(tmp_path / "sub", ["El tipo"])
+    with pytest.raises(
+        ValueError, match=r"gold: expected one gold sentence file input_<name>.txt, found \[\]"
+    ):
+        read_scenario(tmp_path / "gold", sub)
