@@ -1212,3 +1212,9 @@ def test_a_gold_folder_without_a_sentence_file_is_named(tmp_path):
         ValueError, match=r"gold: expected one gold sentence file input_<name>.txt, found \[\]"
     ):
         read_scenario(tmp_path / "gold", sub)
+
+
+def test_references_from_hub_refuse_an_entity_whose_middle_word_is_not_between_its_ends():
+    row = _hub_row("El tipo raro de cáncer del pulmón", "tipo hueso pulmón", 3, 33)
+    with pytest.raises(ValueError, match=r"rows\[0\].*\(T1\).*do not locate its fragments"):
+        references_from_hub([row])
