@@ -1218,3 +1218,9 @@ def test_references_from_hub_refuse_an_entity_whose_middle_word_is_not_between_i
     row = _hub_row("El tipo raro de cáncer del pulmón", "tipo hueso pulmón", 3, 33)
     with pytest.raises(ValueError, match=r"rows\[0\].*\(T1\).*do not locate its fragments"):
         references_from_hub([row])
+
+
+def test_references_from_hub_take_file_level_offsets_at_a_sentence_start():
+    """The second row's entity starts its sentence: file-level offset 8, sentence-relative 0."""
+    rows = [_hub_row("El tipo", "tipo", 3, 7), _hub_row("La casa", "La", 8, 10)]
+    assert [r["keyphrases"][0]["spans"] for r in references_from_hub(rows)] == [[[3, 7]], [[0, 2]]]
