@@ -931,6 +931,7 @@ def _scenario_side(folder: Path, texts: list[str], relations: str = "") -> Path:
     ("differing", "shown"),
     [
         ([0, 1, 2, 3, 4, 5], "lines 1, 2, 3, 4, 5, ..."),  # the first five, then "..."
+        ([0, 1, 2, 3, 4], "lines 1, 2, 3, 4, 5"),  # exactly five: no "..."
         ([1, 6], "lines 2, 7"),
         ([], None),
     ],
@@ -1224,3 +1225,25 @@ def test_references_from_hub_take_file_level_offsets_at_a_sentence_start():
     """The second row's entity starts its sentence: file-level offset 8, sentence-relative 0."""
     rows = [_hub_row("El tipo", "tipo", 3, 7), _hub_row("La casa", "La", 8, 10)]
     assert [r["keyphrases"][0]["spans"] for r in references_from_hub(rows)] == [[[3, 7]], [[0, 2]]]
+
+
+def test_references_from_hub_refuse_one_word_over_two_of_its_occurrences():
+    row = _hub_row("ab cd ab", "ab", 0, 8)
+    with pytest.raises(ValueError, match=r"rows\[0\].*\(T1\).*do not locate its fragments"):
+        references_from_hub([row])
+
+
+def test_a_scenario_folder_names_its_sentence_file_among_others(tmp_path):
+    gold = _scenario_side(tmp_path / "scenario1-main", ["El tipo"])
+    (gold / "input_other.txt").write_text("Otra frase\n", encoding="utf-8")
+    sub = _scenario_side(tmp_path / "sub", ["El tipo"])
+    submitted, reference, _ = read_scenario(gold, sub)
+    assert [s.text for s in reference] == ["El tipo"]
+
+
+@pytest.mark.parametrize("link", [{"rel_label": 0, "arg1": "T1"}, "T1 T1"])
+def test_references_from_hub_name_a_relation_without_its_fields(link):
+    row = _hub_row("El tipo", "tipo", 3, 7)
+    row["relations"] = [link]
+    with pytest.raises(ValueError, match=r"^rows\[0\], relations\[0\]: missing field"):
+        references_from_hub([row])
