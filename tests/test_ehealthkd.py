@@ -963,6 +963,7 @@ def test_sentences_whose_text_differs_are_skipped_and_named(tmp_path, differing,
     ("crossing", "shown"),
     [
         ([1, 2, 3, 4, 5, 6, 7], "lines 1, 2, 3, 4, 5, ..."),
+        ([1, 2, 3, 4, 5, 6], "lines 1, 2, 3, 4, 5, ..."),
         ([1, 2, 3, 4, 5], "lines 1, 2, 3, 4, 5"),
         ([2, 5], "lines 2, 5"),
     ],
@@ -1247,3 +1248,12 @@ def test_references_from_hub_name_a_relation_without_its_fields(link):
     row["relations"] = [link]
     with pytest.raises(ValueError, match=r"^rows\[0\], relations\[0\]: missing field"):
         references_from_hub([row])
+
+
+@pytest.mark.parametrize("missing", ["gold", "sub"])
+def test_scenario_pairs_name_a_missing_folder(tmp_path, missing):
+    for side in ("gold", "sub"):
+        if side != missing:
+            _scenario_side(tmp_path / side, ["El tipo"])
+    with pytest.raises(ValueError, match=rf"{missing}: no such folder"):
+        scenario_pairs(tmp_path / "gold", tmp_path / "sub")
