@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 PARITY = REPO.parent / "shared" / "parity"
 
@@ -118,6 +120,13 @@ def assert_same(actual: Any, expected: Any, where: str = "result") -> None:
         assert isinstance(actual, float) and math.isnan(actual), f"{where}: {actual!r} is not NaN"
     else:
         assert actual == expected, f"{where}: {actual!r} != official {expected!r}"
+
+
+def refusal(call: Callable[..., Any], *args: Any, **kwargs: Any) -> str:
+    """The message of the ``ValueError`` that ``call(*args, **kwargs)`` must raise."""
+    with pytest.raises(ValueError) as refused:
+        call(*args, **kwargs)
+    return str(refused.value)
 
 
 def run_cli(argv: list[str], full: bool = False) -> tuple[int, str, str]:

@@ -1238,7 +1238,7 @@ def test_a_scenario_folder_names_its_sentence_file_among_others(tmp_path):
     gold = _scenario_side(tmp_path / "scenario1-main", ["El tipo"])
     (gold / "input_other.txt").write_text("Otra frase\n", encoding="utf-8")
     sub = _scenario_side(tmp_path / "sub", ["El tipo"])
-    submitted, reference, _ = read_scenario(gold, sub)
+    _, reference, _ = read_scenario(gold, sub)
     assert [s.text for s in reference] == ["El tipo"]
 
 
