@@ -30,6 +30,10 @@ def main(inputs_path: str) -> None:
             predictions=[by_row[i] for i in sorted(by_row)], references=inputs["references"]
         )
         print(json.dumps(result))
+    # Both ranks leave together and close the process group: a rank that exits while its
+    # communication threads still run can be aborted by the C++ runtime at exit.
+    accelerator.wait_for_everyone()
+    accelerator.end_training()
 
 
 if __name__ == "__main__":
