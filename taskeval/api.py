@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from os import PathLike
-from pathlib import Path
 
-from .registry import list_metrics, metric_dir, metric_module
+from .registry import list_metrics, metric_dir, metric_file, metric_module
 
 TYPE_CHECKING = False  # typing costs the command line milliseconds at start
 if TYPE_CHECKING:
@@ -93,9 +93,9 @@ def score_files(
     if scenario is not None and "ehealthkd" not in names:
         raise ValueError("scenario is an ehealthkd setting")
     # Metrics whose folders share one inputs module (a symlink) are scored together.
-    groups: dict[Path, list[str]] = {}
+    groups: dict[str, list[str]] = {}
     for metric in names:
-        groups.setdefault((metric_dir(metric) / "inputs.py").resolve(), []).append(metric)
+        groups.setdefault(os.path.realpath(metric_file(metric, "inputs.py")), []).append(metric)
     accepted = {metric: set(metric_module(metric, "inputs").OPTIONS) for metric in names}
     unknown = sorted(set(options) - set().union(*accepted.values()))
     if unknown:

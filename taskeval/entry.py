@@ -9,7 +9,6 @@ again and reports as usual: what is printed and the exit status never depend on 
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -45,7 +44,30 @@ def _scored(metrics: str, predictions: str, references: str) -> str | None:
             )
     except Exception:  # reported by the command-line interface, which scores the call again
         return None
-    return None if caught else json.dumps(result) + "\n"
+    return None if caught else json_line(result)
+
+
+def _written_as_is(key: object, value: object) -> bool:
+    """Whether ``json.dumps`` writes this item as ``"key": repr(value)``: a printable ASCII key
+    with nothing to escape, an int or a finite float."""
+    return (
+        type(key) is str
+        and key.isascii()
+        and key.isprintable()
+        and '"' not in key
+        and "\\" not in key
+        and (type(value) is int or (type(value) is float and value - value == 0))
+    )
+
+
+def json_line(result: dict) -> str:
+    """``json.dumps(result) + "\\n"``, written out here for the usual flat result, so that
+    scoring a small file need not import json (nor the regular expressions it compiles)."""
+    if all(_written_as_is(key, value) for key, value in result.items()):
+        return "{" + ", ".join(f'"{key}": {value!r}' for key, value in result.items()) + "}\n"
+    import json
+
+    return json.dumps(result) + "\n"
 
 
 def silence_stdout() -> None:

@@ -9,17 +9,21 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scifact_cases import SCIFACT_EXAMPLE_SCORES as SCIFACT_12
 
 import taskeval
 from taskeval.cli import COMMANDS, _metric_parser
-from taskeval.entry import plain_score_call
+from taskeval.entry import json_line, plain_score_call
 
 from harness import run_cli
 
@@ -404,3 +408,82 @@ def test_the_plain_score_call_prints_what_the_full_interface_prints(tmp_path):
 )
 def test_only_the_plain_score_call_takes_the_short_path(argv):
     assert plain_score_call(argv) is None
+
+
+FEVER_EXAMPLE = {
+    "strict_score": 0.26,
+    "label_accuracy": 0.48,
+    "evidence_precision": 0.09189189189189195,
+    "evidence_recall": 0.3783783783783784,
+    "evidence_f1": 0.14787200994097552,
+}
+# Scoring a small file costs less than importing these: json (with the regular expressions it
+# compiles), pathlib, typing and the full command-line interface.
+INSTALLED_PATH_SKIPS = ("json", "re", "enum", "pathlib", "typing", "argparse", "dataclasses")
+
+
+@pytest.mark.parametrize(
+    ("metrics", "predictions", "references", "expected"),
+    [
+        ("fever_score", FEVER / "predictions.jsonl", FEVER / "actual.jsonl", FEVER_EXAMPLE),
+        (
+            "scifact_abstract,scifact_sentence",
+            SCIFACT / "predictions.jsonl",
+            SCIFACT / "claims_dev.jsonl",
+            SCIFACT_12,
+        ),
+    ],
+)
+def test_a_small_file_scored_as_installed_imports_only_what_it_needs(
+    tmp_path, metrics, predictions, references, expected
+):
+    """The package laid out as a wheel installs it, run without ``site`` (which, in an editable
+    install, imports pathlib and re for every process and would hide them here)."""
+    package = tmp_path / "site" / "taskeval"
+    skip = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(REPO / "taskeval", package, ignore=skip)
+    shutil.copytree(REPO / "metrics", package / "_metrics", ignore=skip)  # links copied as files
+    code = (
+        "import sys; from taskeval.entry import main; status = main(sys.argv[1:]); "
+        "print(sys.modules['taskeval'].__file__, *sorted(sys.modules), file=sys.stderr); "
+        "sys.exit(status)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code, "score", metrics,
+         "--predictions", str(predictions), "--references", str(references)],
+        env={**os.environ, "PYTHONPATH": str(tmp_path / "site")},
+        cwd=tmp_path, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == json.dumps(expected) + "\n"
+    where, *imported = done.stderr.split()
+    assert where == str(package / "__init__.py")
+    assert f"taskeval._metrics.{metrics.split(',')[0]}.scoring" in imported
+    assert not [m for m in imported if m.partition(".")[0] in INSTALLED_PATH_SKIPS]
+    assert "taskeval.cli" not in imported
+
+
+_KEYS = st.text(st.characters(codec="utf-8"), max_size=6) | st.sampled_from(["f1", 'a"b', "a\\b"])
+_VALUES = (
+    st.floats()
+    | st.integers()
+    | st.booleans()
+    | st.none()
+    | st.text(max_size=3)
+    | st.dictionaries(st.text(max_size=2), st.floats(), max_size=2)
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(_KEYS, _VALUES, max_size=6) | st.dictionaries(
+    st.from_regex(r"[a-z_]{1,12}", fullmatch=True), st.floats(allow_nan=False) | st.integers(),
+    max_size=12))  # fmt: skip
+def test_the_printed_line_is_what_json_dumps_writes(result):
+    """What the plain score call prints, written out for flat results, is ``json.dumps``'s."""
+    assert json_line(result) == json.dumps(result) + "\n"
+
+
+def test_the_printed_line_of_values_json_writes_otherwise():
+    for value in (math.nan, math.inf, -math.inf, True, None, -0.0, 1e-320, 2**80, 1.5e300):
+        for key in ("f1", "é", "a\tb", "\x7f", 'q"', "\\"):
+            assert json_line({key: value}) == json.dumps({key: value}) + "\n"

@@ -5,14 +5,18 @@ from __future__ import annotations
 import gc
 import importlib.util
 import json
+import os
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from taskeval.registry import metric_module
 
-read_jsonl = metric_module("fever_score", "jsonl").read_jsonl
+jsonl = metric_module("fever_score", "jsonl")
+read_jsonl = jsonl.read_jsonl
 pytestmark = pytest.mark.usefixtures("jsonl_parser")
 
 
@@ -69,7 +73,7 @@ def test_without_orjson_the_standard_json_reads_the_same(tmp_path, monkeypatch):
     spec = importlib.util.spec_from_file_location("jsonl_without_orjson", source)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert module.fast_parser() is json.loads
+    assert module.fast_parser() is None
     monkeypatch.setattr(module, "_SMALL", 0)  # every file big enough for the fast parser
     path = tmp_path / "rows.jsonl"
     path.write_bytes(b'{"a": 1}\n{oops}\n')
@@ -159,8 +163,8 @@ def test_long_integers_are_read_by_the_standard_json(tmp_path):
 
 def test_only_files_of_at_least_small_bytes_use_the_fast_parser(tmp_path, monkeypatch):
     module = metric_module("fever_score", "jsonl")
-    used = []
-    monkeypatch.setattr(module, "fast_parser", lambda: used.append(1) or json.loads)
+    used, fast_parser = [], module.fast_parser
+    monkeypatch.setattr(module, "fast_parser", lambda: used.append(1) or fast_parser())
     path = tmp_path / "rows.jsonl"
     path.write_bytes(b'{"a": 1}\n')  # 9 bytes
     monkeypatch.setattr(module, "_SMALL", 10)
@@ -169,3 +173,80 @@ def test_only_files_of_at_least_small_bytes_use_the_fast_parser(tmp_path, monkey
     assert module.read_jsonl(path) == [{"a": 1}] and used == [1]
     monkeypatch.setattr(module, "_SMALL", 8)
     assert module.read_jsonl(path) == [{"a": 1}] and used == [1, 1]
+
+
+def test_a_pipe_is_read_as_it_comes(tmp_path, monkeypatch):
+    """A pipe has no size: its lines are read a chunk at a time, not first read whole."""
+    if not os.path.isdir("/proc/self/fd"):
+        pytest.skip("needs /proc/self/fd")
+    monkeypatch.setattr(jsonl, "_text_rows", lambda data: pytest.fail("read whole"))
+    read, write = os.pipe()
+    try:
+        os.write(write, b'{"a": 1}\r\n2\n')
+        os.close(write)
+        assert read_jsonl(f"/proc/self/fd/{read}") == [{"a": 1}, 2]
+    finally:
+        os.close(read)
+
+
+# Lines json.loads reads, and lines it refuses: what a text-mode JSONL line can hold.
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+_NOISE = st.sampled_from(
+    [" ", "\t", "\ufeff", ",", "]", "}", "{", '"', "\\", "NaN", "-", "1", "e", "\x00", ":"]
+)
+
+
+@st.composite
+def _json_lines(draw) -> str:
+    value = draw(_JSON_VALUES)
+    separators = draw(st.sampled_from([None, (",", ":"), (" , ", " : ")]))
+    line = json.dumps(value, ensure_ascii=draw(st.booleans()), separators=separators)
+    for _ in range(draw(st.integers(0, 2))):  # a few edits: most lines stay valid, some not
+        at = draw(st.integers(0, len(line)))
+        if draw(st.booleans()):
+            line = line[:at] + draw(_NOISE) + line[at:]
+        else:
+            line = line[:at] + line[at + 1 :]
+    return line
+
+
+def _outcome(loads, line: str):
+    try:
+        value = loads(line)
+    except Exception as error:  # the error is the outcome compared
+        return type(error), str(error)
+    return repr(value), [type(v) for v in _leaves(value)], [id(v) for v in _leaves(value) if v != v]
+
+
+def _leaves(value):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from _leaves(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _leaves(item)
+    else:
+        yield value
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_json_lines())
+def test_a_line_is_read_as_json_loads_reads_it(line):
+    """The same value (types and json's own NaN object included), or the same error."""
+    assert _outcome(jsonl.loads, line) == _outcome(json.loads, line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    ['{"a": NaN, "b": [Infinity, -Infinity, NaN]}', " 1", "1 ", "\t[]\t", "\ufeff{}", "", "[" * 5000,
+     '"\\ud800"', "1e400", "-0", "12345678901234567890123", '{"a": 1, "a": 2}', '"\x01"'],
+)  # fmt: skip
+def test_lines_json_loads_reads_its_own_way(line):
+    assert _outcome(jsonl.loads, line) == _outcome(json.loads, line)

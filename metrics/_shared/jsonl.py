@@ -9,6 +9,12 @@ times faster but reads integers outside [-2**63, 2**64) as floats and refuses lo
 ``NaN``, so it is used only on lines it reads exactly; the others go to the standard library.
 It is imported only for a file big enough to repay its import (a few milliseconds).
 
+Neither is the ``json`` package imported for a line it would read without complaint: its import
+(with the regular expressions it compiles) costs more than reading a small file. Such a line is
+read by the very C scanner ``json.loads`` runs, with ``json.loads``'s settings; any other line,
+and the lines of a Python without that scanner, go to ``json.loads`` itself, for its value or
+its error.
+
 Linked into the metric folders whose official files are JSONL; only their ``inputs`` modules
 (the package's readers) use it, never the metric scripts.
 """
@@ -16,9 +22,7 @@ Linked into the metric folders whose official files are JSONL; only their ``inpu
 from __future__ import annotations
 
 import gc
-import json
 import os
-import re
 from collections.abc import Callable, Iterable, Iterator
 
 TYPE_CHECKING = False  # typing itself costs the command-line scorer milliseconds at start
@@ -28,9 +32,48 @@ if TYPE_CHECKING:
 _CHUNK = 1 << 22  # bytes per read
 _SMALL = 1 << 20  # bytes: below this, importing orjson costs more than it saves
 _fast_loads: Callable[[bytes], Any] | None = None
-# 19 digits in a row may be an integer orjson turns into a float (2**64 has 20, -2**63-1 has 19);
-# shorter integers and any float it reads as Python does.
-_LONG_DIGITS = re.compile(rb"[0-9]{19}")
+_long_digits: Callable[[bytes], Any] | None = None  # set with _fast_loads
+
+
+class _JsonLoadsSettings:
+    """What ``json.loads`` gives its scanner: the settings of ``json.JSONDecoder()``."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+
+    @staticmethod
+    def parse_constant(name: str) -> float:
+        # NaN, Infinity and -Infinity are json's own float objects (one NaN object for a file,
+        # as ``x in list`` may tell), so json is imported for a line that holds one.
+        import json
+
+        return json.JSONDecoder().parse_constant(name)
+
+
+try:
+    from _json import make_scanner as _make_scanner
+except ImportError:  # no C accelerator (another Python): json.loads reads every line
+    _scan = None
+else:
+    _scan = _make_scanner(_JsonLoadsSettings)
+
+
+def loads(text: str) -> Any:
+    """``json.loads(text)``: the same value, or the same error."""
+    if _scan is not None:
+        try:
+            value, end = _scan(text, 0)
+        except (StopIteration, ValueError, RecursionError):
+            pass  # leading whitespace, a byte order mark or an error: json.loads decides
+        else:
+            if end == len(text):
+                return value
+    import json
+
+    return json.loads(text)
 
 
 def iter_lines(chunks: Iterable[bytes], universal: bool) -> Iterator[tuple[int, bytes, int, int]]:
@@ -67,32 +110,37 @@ def iter_lines(chunks: Iterable[bytes], universal: bool) -> Iterator[tuple[int, 
             yield number + 1, rest, start, len(rest)
 
 
-def fast_parser() -> Callable[[bytes], Any]:
-    """``orjson.loads``, imported on first use; ``json.loads`` where orjson is not installed (the
-    metric folder alone needs only the standard library; taskeval requires orjson)."""
-    global _fast_loads
+def fast_parser() -> Callable[[bytes], Any] | None:
+    """``orjson.loads``, imported on first use, or None where orjson is not installed (the metric
+    folder alone needs only the standard library; taskeval requires orjson)."""
+    global _fast_loads, _long_digits
     if _fast_loads is None:
         try:
-            from orjson import loads
+            from orjson import loads as fast
         except ImportError:
-            loads = json.loads
-        _fast_loads = loads
+            return None
+        import re
+
+        # 19 digits in a row may be an integer orjson turns into a float (2**64 has 20, -2**63-1
+        # has 19); shorter integers and any float it reads as Python does.
+        _long_digits = re.compile(rb"[0-9]{19}").search
+        _fast_loads = fast
     return _fast_loads
 
 
 def loads_text_line(line: bytes, fast: Callable[[bytes], Any] | None = None) -> Any:
-    """``json.loads`` of one line of a UTF-8 text-mode file, with the ``fast`` parser (see
-    ``fast_parser``) wherever it agrees.
+    """``json.loads`` of one line of a UTF-8 text-mode file, with the ``fast`` parser (as
+    ``fast_parser`` gives it) wherever it agrees.
 
     Raises ``ValueError`` (``UnicodeDecodeError`` and ``JSONDecodeError`` are ones) or
     ``RecursionError``, as ``json.loads`` does.
     """
-    if fast is not None and not _LONG_DIGITS.search(line):
+    if fast is not None and not _long_digits(line):
         try:
             return fast(line)
         except ValueError:  # orjson's JSONDecodeError is one
             pass  # refused: the standard library decides (lone surrogates, NaN, or an error)
-    return json.loads(line.decode("utf-8"))
+    return loads(line.decode("utf-8"))
 
 
 def line_error(path: Any, number: int, line: bytes, error: BaseException) -> ValueError:
@@ -106,17 +154,45 @@ def line_error(path: Any, number: int, line: bytes, error: BaseException) -> Val
     return ValueError(f"{path}, line {number}: not a JSON value ({error})")
 
 
+def _text_rows(data: bytes) -> list[Any] | None:
+    """The value of every line of a whole small file, or None if a line is not one JSON value
+    (the line-by-line reading then names it)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    if not lines[-1]:  # the last line's line break, or an empty file
+        lines.pop()
+    try:
+        return [loads(line) for line in lines]
+    except (ValueError, RecursionError):
+        return None
+
+
 def read_jsonl(path: str | os.PathLike) -> list[Any]:
     """The JSON value of every line; a ``ValueError`` names the file and line of a bad one."""
-    rows = []
     collecting = gc.isenabled()
     # Parsing makes millions of small lists and dicts and no cycles: the collector's passes over
     # them would cost several times the parsing.
     gc.disable()
     try:
         with open(path, "rb") as f:
-            fast = fast_parser() if os.fstat(f.fileno()).st_size >= _SMALL else None
-            for number, data, start, end in iter_lines(iter(lambda: f.read(_CHUNK), b""), True):
+            size = os.fstat(f.fileno()).st_size  # 0 for a pipe, read as it comes
+            if 0 < size < _SMALL:
+                data = f.read()
+                rows = _text_rows(data)
+                if rows is not None:
+                    return rows
+                chunks: Iterable[bytes] = (data,)
+                fast = None
+            else:
+                chunks = iter(lambda: f.read(_CHUNK), b"")
+                fast = fast_parser() if size >= _SMALL else None
+            rows = []
+            for number, data, start, end in iter_lines(chunks, True):
                 line = data[start:end]
                 try:
                     rows.append(loads_text_line(line, fast))

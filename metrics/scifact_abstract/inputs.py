@@ -8,9 +8,9 @@ holds a symlink to it). Not imported by the metric scripts, so each folder stays
 from __future__ import annotations
 
 import gc
+import os
 from collections.abc import Iterable, Mapping
 from os import PathLike
-from pathlib import Path
 
 from .jsonl import read_jsonl
 from .scoring import (
@@ -32,7 +32,7 @@ OPTIONS: dict[str, Any] = {}
 # This file is reached through both metric folders; the folder it is read from says which half
 # of the leaderboard's numbers ``taskeval score`` prints.
 _KEYS = {"scifact_abstract": ABSTRACT_KEYS, "scifact_sentence": SENTENCE_KEYS}
-_METRIC = Path(__file__).parent.name
+_METRIC = os.path.basename(os.path.dirname(__file__))
 
 
 def _claim(path: Any, number: int, row: Any) -> tuple[str, Any, Mapping]:
