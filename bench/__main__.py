@@ -83,8 +83,11 @@ the ratio is taskeval / official and the target is its ceiling. The official sco
 checkouts in the folder given by `--official` or `$TASKEVAL_OFFICIAL` (SciFact's
 `scifact-evaluator`, eHealth-KD's `ehealthkd-2019`, TyDi QA's `tydiqa`; never part of this
 repository) and the installed `fever-scorer` package. A figure marked "(spec)" or
-"(recorded figure)" stands in where the folder is not given. Processes run from compiled
-bytecode on both sides (the modules are compiled first, as installing a package does). A run
+"(recorded figure)" stands in where the folder is not given. Whole processes run, on both
+sides, in a fresh virtual environment where taskeval is installed from its wheel, as users
+install it (`taskeval score ...` is that environment's command), from compiled bytecode; the
+official scorers' packages are reached from it. (This checkout's editable install would
+load pathlib and re into every process, official or not, and hide what taskeval imports.) A run
 with `--only` refreshes the rows of the tasks it names; the others are from their last run (the
 machine and load of each are in the task's report).
 

@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.common import (
     add_official_option,
     alternate,
+    installed,
     load_note,
     machine,
     median_time,
@@ -48,8 +49,9 @@ def side_by_side(checkout: Path, case: dict, repeat: int, tmp: Path) -> dict:
     holder.mkdir()
     (holder / "submission").symlink_to(PARITY / case["submission"], target_is_directory=True)
     gold = PARITY / case["gold"]
-    official = [sys.executable, "-m", "scripts.evaltest", str(holder), str(gold), "--single"]
-    ours = [sys.executable, "-m", "taskeval", "score", "ehealthkd"]
+    python, taskeval = installed()
+    official = [python, "-m", "scripts.evaltest", str(holder), str(gold), "--single"]
+    ours = [taskeval, "score", "ehealthkd"]
     ours += ["--references", str(gold), "--predictions", str(PARITY / case["submission"])]
     printed = subprocess.run(ours, check=True, capture_output=True, text=True).stdout
     expected = json.loads((PARITY / case["result"]).read_text(encoding="utf-8"))
@@ -80,7 +82,7 @@ def main() -> None:
             walls = ", ".join(f"{w:.2f}" for w in run.walls)
             lines.append([name, walls, f"{run.median:.3f}", f"{run.peak_mb:.0f}"])
     else:
-        cli = [sys.executable, "-m", "taskeval", "score", "ehealthkd", "--references",
+        cli = [installed()[1], "score", "ehealthkd", "--references",
                str(PARITY / case["gold"]), "--predictions", str(PARITY / case["submission"])]  # fmt: skip
         official, ours, source = (
             RECORDED_S,

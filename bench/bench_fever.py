@@ -31,6 +31,7 @@ from bench.common import (
     add_official_option,
     alternate,
     alternate_calls,
+    installed,
     load_note,
     machine,
     row,
@@ -77,8 +78,9 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "spaces" / "fever_score" / "exam
 
 def files_side_by_side(preds: Path, gold: Path, repeat: int) -> dict:
     """The official load + score process and ``taskeval score fever_score``, runs in turn."""
-    official = [sys.executable, "-c", OFFICIAL_FILES, str(preds), str(gold)]
-    ours = [sys.executable, "-m", "taskeval", "score", "fever_score"]
+    python, taskeval = installed()
+    official = [python, "-c", OFFICIAL_FILES, str(preds), str(gold)]
+    ours = [taskeval, "score", "fever_score"]
     ours += ["--predictions", str(preds), "--references", str(gold)]
     expected = json.loads(subprocess.run(official, check=True, capture_output=True).stdout)
     got = json.loads(subprocess.run(ours, check=True, capture_output=True).stdout)

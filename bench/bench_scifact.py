@@ -31,6 +31,7 @@ from bench.common import (
     add_official_option,
     alternate,
     alternate_calls,
+    installed,
     load_note,
     machine,
     official_checkout,
@@ -42,12 +43,6 @@ from bench.common import (
 CASES = Path(__file__).resolve().parents[1].parent / "shared" / "parity" / "scifact" / "cases"
 # eval.py --verbose, whole process, on this machine class (99,900 claims; 300 claims).
 RECORDED = {"large": 2.96, "small": 0.12}
-# What a process of taskeval does to print the 12 numbers when the CLI takes one metric a call.
-FUNCTION = (
-    "import json, sys\n"
-    "from taskeval._metrics.scifact_abstract.inputs import leaderboard_scores\n"
-    "print(json.dumps(leaderboard_scores(sys.argv[1], sys.argv[2])))"
-)
 
 
 def replicate(source: Path, target: Path, n: int) -> None:
@@ -57,15 +52,10 @@ def replicate(source: Path, target: Path, n: int) -> None:
             f.write(json.dumps({**lines[i % len(lines)], "id": i}) + "\n")
 
 
-def taskeval_command(gold: Path, preds: Path) -> tuple[list[str], str]:
-    """The one-process command for the 12 numbers: the CLI if it takes both metrics at once."""
-    cli = [sys.executable, "-m", "taskeval", "score", "scifact_abstract,scifact_sentence"]
-    cli += ["--references", str(gold), "--predictions", str(preds)]
-    done = subprocess.run(cli, capture_output=True, text=True)
-    if done.returncode == 0 and len(json.loads(done.stdout)) == 12:
-        return cli, "`taskeval score scifact_abstract,scifact_sentence`"
-    command = [sys.executable, "-c", FUNCTION, str(gold), str(preds)]
-    return command, "`leaderboard_scores` in a fresh process (the CLI took one metric a call)"
+def taskeval_command(gold: Path, preds: Path) -> list[str]:
+    """The installed ``taskeval`` command that prints the 12 numbers."""
+    return [installed()[1], "score", "scifact_abstract,scifact_sentence",
+            "--references", str(gold), "--predictions", str(preds)]  # fmt: skip
 
 
 def main() -> None:
@@ -88,12 +78,12 @@ def main() -> None:
             "small": ("300 claims (dev)", case / "gold.jsonl", case / "predictions.jsonl", 1.0),
         }
         for key, (size, gold, preds, target) in sizes.items():
-            ours, how = taskeval_command(gold, preds)
+            ours = taskeval_command(gold, preds)
             commands = {"taskeval": ours}
             if checkout:
                 out = Path(tmp) / "metrics.json"
                 commands["official"] = [
-                    sys.executable, str(checkout / "evaluator" / "eval.py"),
+                    installed()[0], str(checkout / "evaluator" / "eval.py"),
                     "--labels_file", str(gold), "--preds_file", str(preds),
                     "--metrics_output_file", str(out), "--verbose",
                 ]  # fmt: skip
@@ -128,10 +118,9 @@ Command: `python bench/bench_scifact.py --n {args.n} --repeat {args.repeat}` wit
 ({"given" if checkout else "not given: recorded official figures"}).
 Data: the real SciFact dev gold (300 claims) with the `{args.predictions}` predictions of the
 parity corpus, as official files, and both replicated to {args.n:,} claims.
-taskeval's process: {how}; the package's CLI is to call
-`taskeval._metrics.scifact_abstract.inputs.leaderboard_scores(references, predictions)` for
-`score scifact_abstract,scifact_sentence`. Both print the same 12 numbers (checked on each
-size before timing).
+taskeval's process: `taskeval score scifact_abstract,scifact_sentence --references G
+--predictions P`, taskeval installed from its wheel. Both print the same 12 numbers (checked on
+each size before timing).
 
 Whole process, runs taken in turn (wall s); the official command is
 `python evaluator/eval.py --labels_file G --preds_file P --metrics_output_file M --verbose`:

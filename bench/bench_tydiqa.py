@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.common import (
     add_official_option,
     alternate,
+    installed,
     load_note,
     machine,
     median_time,
@@ -192,13 +193,14 @@ def main() -> None:
             gold, preds = folder / "dev.jsonl.gz", folder / "preds.jsonl"
             if not (args.keep and gold.exists() and preds.exists()):
                 gold, preds = generate(folder, n)
-            ours = [sys.executable, "-m", "taskeval", "score", "tydiqa",
+            python, taskeval = installed()
+            ours = [taskeval, "score", "tydiqa",
                     "--references", str(gold), "--predictions", str(preds)]  # fmt: skip
             commands = {"taskeval": ours}
             if checkout:
                 commands = {
                     "official": [
-                        sys.executable,
+                        python,
                         "tydi_eval.py",
                         f"--gold_path={gold}",
                         f"--predictions_path={preds}",

@@ -78,6 +78,49 @@ def write_summary(task: str, rows: list[dict[str, Any]]) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+# taskeval as users install it
+
+_INSTALLED: dict[str, Path] = {}  # the environment, and this run's folders
+
+
+def installed() -> tuple[str, str]:
+    """``(python, taskeval)``: the interpreter of a fresh virtual environment where taskeval is
+    installed from its wheel, as ``pip install`` does, and its ``taskeval`` command.
+
+    Whole-process runs use it on both sides, not this checkout's environment: the editable
+    install's import finder loads pathlib and re into every process there, which would hide
+    what taskeval itself imports. The other packages (the official scorers' included) are the
+    running environment's, reached through a path file. Made once per run, removed at exit.
+    """
+    if "python" not in _INSTALLED:
+        import sysconfig
+
+        folder = _scratch("installed")
+        pip = [sys.executable, "-m", "pip", "-q", "--disable-pip-version-check"]
+        subprocess.run(
+            [*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", str(folder / "dist"), str(REPO)],
+            check=True, capture_output=True,
+        )  # fmt: skip
+        subprocess.run(
+            [sys.executable, "-m", "venv", "--without-pip", str(folder / "venv")], check=True
+        )
+        python = folder / "venv" / "bin" / "python"
+        wheel = next((folder / "dist").glob("taskeval-*.whl"))
+        subprocess.run(
+            [*pip, "--python", str(python), "install", "--no-deps", str(wheel)],
+            check=True, capture_output=True,
+        )  # fmt: skip
+        site = subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            check=True, capture_output=True, text=True,
+        ).stdout.strip()  # fmt: skip
+        ours = {sysconfig.get_paths()[key] for key in ("purelib", "platlib")}
+        (Path(site) / "_running_environment.pth").write_text("\n".join(sorted(ours)) + "\n")
+        _INSTALLED.update(python=python, taskeval=folder / "venv" / "bin" / "taskeval")
+    return str(_INSTALLED["python"]), str(_INSTALLED["taskeval"])
+
+
+# ---------------------------------------------------------------------------------------------
 # The official scorers, run side by side with taskeval
 
 OFFICIAL_ENV = "TASKEVAL_OFFICIAL"
@@ -128,17 +171,19 @@ def alternate(
     commands: dict[str, list[str]], repeat: int, cwd: dict[str, Path] | None = None
 ) -> dict[str, Run]:
     """Run each command in turn, ``repeat`` rounds: a change of the machine's load hits all of
-    them alike. Each run is a fresh process; its output is discarded.
+    them alike. Each run is a fresh process; its output is discarded. A command without a
+    ``cwd`` of its own runs in an empty folder, so that no module is found there.
 
     Modules run from their bytecode, compiled first (see ``compile_bytecode``).
     """
     compile_bytecode(REPO / "taskeval", REPO / "metrics", *(cwd or {}).values())
     runs = {name: Run([], 0.0) for name in commands}
+    empty = _scratch("empty")
     for _ in range(repeat):
         for name, argv in commands.items():
             done = subprocess.run(
                 [sys.executable, "-c", _PROBE, *argv],
-                cwd=(cwd or {}).get(name),
+                cwd=(cwd or {}).get(name, empty),
                 capture_output=True,
                 text=True,
             )
@@ -148,6 +193,18 @@ def alternate(
             runs[name].walls.append(wall)
             runs[name].peak_mb = max(runs[name].peak_mb, peak)
     return runs
+
+
+def _scratch(name: str) -> Path:
+    """A folder of this run's, removed at exit."""
+    if name not in _INSTALLED:
+        import atexit
+        import shutil
+        import tempfile
+
+        _INSTALLED[name] = Path(tempfile.mkdtemp(prefix=f"taskeval-bench-{name}-"))
+        atexit.register(shutil.rmtree, _INSTALLED[name], True)
+    return _INSTALLED[name]
 
 
 def compile_bytecode(*folders: Path) -> None:
