@@ -909,6 +909,20 @@ def test_details_of_a_missing_phrase_that_no_prediction_lies_over():
     assert missing == ["not predicted: no predicted phrase overlaps it"]
 
 
+def test_details_of_a_missing_phrase_under_a_prediction_matched_elsewhere():
+    # "ab" is predicted exactly as gold 2; gold 1 ("ab cd"), which it overlaps, is then missing.
+    gold = _row([(1, "Concept", [[0, 5]]), (2, "Concept", [[0, 2]])], text="ab cd ef")
+    pred = _row([(7, "Concept", [[0, 2]])], text="ab cd ef")
+    assert _explained(pred, gold, "scenario2") == [
+        ("key phrase", "correct", "same spans and label"),
+        (
+            "key phrase",
+            "missing",
+            "the predicted phrases over it (7) were matched to other gold phrases",
+        ),
+    ]
+
+
 def test_a_single_span_is_cut_at_a_space_in_its_first_character():
     assert split_words(" ab", 0, 3) == ((0, 0), (1, 3))
     assert split_words("ab", 0, 2) == ((0, 2),)
