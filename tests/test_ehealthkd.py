@@ -1151,6 +1151,39 @@ def test_pairs_after_the_first_sentence_are_sorted_by_start(tmp_path, spans):
     assert references[-1]["keyphrases"][0]["spans"] == [[0, 11], [2, 4]]
 
 
+@pytest.mark.parametrize("gap", [" ", "  "])  # two spaces: read line by line, else in bulk
+def test_a_phrase_lies_in_the_sentence_of_its_first_pair_on_both_readers(tmp_path, gap):
+    texts = ["El tipo", "de cáncer", "de pulmón"]  # sentences from offsets 0, 8 and 18
+
+    def read(name: str, spans: str) -> list[dict]:
+        gold = _scenario_side(tmp_path / f"gold-{name}", texts)
+        (gold / "output_a_scenario1.txt").write_text(f"1\t{spans}\tConcept\tx\n", "utf-8")
+        sub = _scenario_side(tmp_path / f"sub-{name}", texts)
+        return read_official(references=gold, predictions=sub)["references"]
+
+    # In sentence 2 (the one sentence annotated, so the one scored), with a pair past its end:
+    # kept, as officially.
+    assert read("forward", f"8{gap}10;18 20") == [
+        {
+            "text": "de cáncer",
+            "keyphrases": [{"id": 1, "label": "Concept", "spans": [[0, 2], [10, 12]]}],
+            "relations": [],
+        }
+    ]
+    # In sentence 3, with a pair before its start.
+    with pytest.raises(
+        ValueError, match=r"line 1: in sentence 3 of .*, offsets must be >= 0, got \[-10, -8\]$"
+    ):
+        read("backward", f"18{gap}20;8 10")
+    # One span from sentence 2 into sentence 3.
+    with pytest.raises(
+        ValueError,
+        match=r"line 1: in sentence 2 of .*, the single span \[0, 12\] ends past the end of the "
+        r"sentence text \(9 characters\)$",
+    ):
+        read("across", f"8{gap}20")
+
+
 def test_an_annotation_file_alone_does_not_make_a_scenario_folder(tmp_path):
     for side in ("gold", "sub"):
         (tmp_path / side).mkdir()
