@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import json
+import shutil
 import warnings
 from pathlib import Path
 
@@ -1304,3 +1305,59 @@ def test_scenario_pairs_name_a_missing_folder(tmp_path, missing):
             _scenario_side(tmp_path / side, ["El tipo"])
     with pytest.raises(ValueError, match=rf"{missing}: no such folder"):
         scenario_pairs(tmp_path / "gold", tmp_path / "sub")
+
+
+def test_a_relation_line_of_four_fields_is_refused(tmp_path):
+    gold = _scenario_side(tmp_path / "gold", ["El tipo"], "subject\t1\t1\tmore\n")
+    sub = _scenario_side(tmp_path / "sub", ["El tipo"])
+    with pytest.raises(
+        ValueError,
+        match=r"output_b_scenario1.txt, line 1: expected 3 TAB-separated fields "
+        r"LABEL<TAB>SOURCE-ID<TAB>TARGET-ID, got 4 in 'subject\\t1\\t1\\tmore'$",
+    ):
+        read_scenario(gold, sub)
+
+
+def test_a_gold_folder_of_two_sentence_files_and_no_scenario_name_is_refused(tmp_path):
+    gold = _scenario_side(tmp_path / "gold", ["El tipo"])
+    (gold / "input_other.txt").write_text("Otra frase\n", encoding="utf-8")
+    sub = _scenario_side(tmp_path / "sub", ["El tipo"])
+    with pytest.raises(
+        ValueError,
+        match=r"gold: expected one gold sentence file input_<name>.txt, "
+        r"found \['input_other.txt', 'input_scenario1.txt'\]$",
+    ):
+        read_scenario(gold, sub)
+
+
+def test_folders_whose_files_name_two_scenarios_tell_none(tmp_path):
+    sides = [_scenario_side(tmp_path / side, ["El tipo"]) for side in ("gold", "sub")]
+    for folder in sides:
+        for path in list(folder.iterdir()):
+            shutil.copyfile(path, folder / path.name.replace("scenario1", "scenario2"))
+    with pytest.raises(
+        ValueError, match=r"sub: neither its name nor its files tell which scenario it holds"
+    ):
+        scenario_pairs(*sides)
+
+
+def test_folders_of_two_scenarios_are_refused_either_way_round(tmp_path):
+    gold = tmp_path / "gold" / "scenario2-taskA"
+    gold.parent.mkdir()
+    _scenario_side(gold, ["El tipo"])
+    for path in list(gold.iterdir()):
+        path.rename(gold / path.name.replace("scenario1", "scenario2"))
+    sub = tmp_path / "runs" / "x"
+    sub.parent.mkdir()
+    _scenario_side(sub, ["El tipo"])
+    with pytest.raises(
+        ValueError, match=r"scenario2-taskA holds scenario2 but .*x holds scenario1"
+    ):
+        scenario_pairs(gold, sub)
+
+
+def test_references_from_hub_locate_a_middle_word_twice_between_the_ends():
+    (reference,) = references_from_hub(
+        [_hub_row("El tipo de piel de pulmón", "tipo de de pulmón", 3, 25)]
+    )
+    assert reference["keyphrases"][0]["spans"] == [[3, 7], [8, 10], [16, 18], [19, 25]]
