@@ -1361,3 +1361,18 @@ def test_references_from_hub_locate_a_middle_word_twice_between_the_ends():
         [_hub_row("El tipo de piel de pulmón", "tipo de de pulmón", 3, 25)]
     )
     assert reference["keyphrases"][0]["spans"] == [[3, 7], [8, 10], [16, 18], [19, 25]]
+
+
+@pytest.mark.parametrize(
+    ("gold_label", "predicted_label"), [("Action", "Concept"), ("Concept", "Action")]
+)
+def test_details_of_a_partial_match_name_another_label_either_way(gold_label, predicted_label):
+    gold = _row([(1, gold_label, [[0, 5]])], text="ab cd ef")
+    pred = _row([(7, predicted_label, [[0, 2]])], text="ab cd ef")
+    assert _explained(pred, gold, "scenario2") == [
+        (
+            "key phrase",
+            "partial",
+            "overlaps gold phrase 1 ('ab cd'), other label (a partial match ignores the label)",
+        )
+    ]
