@@ -1376,3 +1376,27 @@ def test_details_of_a_partial_match_name_another_label_either_way(gold_label, pr
             "overlaps gold phrase 1 ('ab cd'), other label (a partial match ignores the label)",
         )
     ]
+
+
+@pytest.mark.parametrize(
+    ("rows", "kind"), [("abc", "str"), (b"abc", "bytes"), ({"a": 1}, "dict"), (5, "int")]
+)
+def test_the_core_refuses_rows_that_are_not_a_list(rows, kind):
+    with pytest.raises(
+        ValueError, match=rf"^predictions must be a list of sentence dicts, got {kind}$"
+    ):
+        ehealthkd(rows, [GOLD], "scenario1")
+    with pytest.raises(
+        ValueError, match=rf"^references must be a list of sentence dicts, got {kind}$"
+    ):
+        ehealthkd([GOLD], rows, "scenario1")
+
+
+def test_details_call_a_relation_reversed_only_with_the_same_label_whichever_sorts_first():
+    phrases = [(1, "Concept", [[3, 7]]), (2, "Concept", [[11, 17]]), (3, "Action", [[18, 24]])]
+    gold = _row(phrases, [("subject", 3, 2)])
+    pred = _row(phrases, [("target", 2, 3)])  # "target" sorts after "subject", "is-a" before
+    assert [why for kind, _, why in _explained(pred, gold, "scenario3")] == [
+        "no gold relation between the phrases its endpoints matched",
+        "no predicted relation matched it",
+    ]
