@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import gc
+import importlib
 import json
 import shutil
+import sys
 import warnings
 from pathlib import Path
 
@@ -1400,3 +1402,47 @@ def test_details_call_a_relation_reversed_only_with_the_same_label_whichever_sor
         "no gold relation between the phrases its endpoints matched",
         "no predicted relation matched it",
     ]
+
+
+def _trees_that_warn(tmp_path: Path) -> tuple[Path, Path]:
+    """Gold of scenarios 1 and 2 (the submission has only 1); in scenario 1 a gold relation
+    across sentences and a submitted sentence whose text differs: three warnings."""
+    for side in ("gold", "sub"):
+        (tmp_path / side).mkdir()
+    _scenario_side(tmp_path / "gold" / "scenario1-main", ["El tipo", "La casa"], "subject\t1\t2\n")
+    _scenario_side(tmp_path / "gold" / "scenario2-taskA", ["El tipo"])
+    _scenario_side(tmp_path / "sub" / "scenario1-main", ["El tipo", "LA CASA"])
+    return tmp_path / "gold", tmp_path / "sub"
+
+
+@pytest.mark.parametrize("entry", ["score_files", "read_official", "module", "pairs", "folder"])
+def test_reader_warnings_name_the_code_that_asked_for_the_files(tmp_path, monkeypatch, entry):
+    gold, sub = _trees_that_warn(tmp_path)
+    # The metric folder on its own, as a Space has it: a package outside taskeval.
+    shutil.copytree(taskeval.metric_dir("ehealthkd"), tmp_path / "folder" / "ehk")
+    monkeypatch.syspath_prepend(str(tmp_path / "folder"))
+    for name in ("ehk", "ehk.inputs", "ehk.scoring", "ehk.plain_values"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    calls = {
+        "folder": lambda: importlib.import_module("ehk.inputs").read_official(
+            gold / "scenario1-main", sub / "scenario1-main"
+        ),
+        "score_files": lambda: taskeval.score_files("ehealthkd", references=gold, predictions=sub),
+        "read_official": lambda: taskeval.read_official(
+            "ehealthkd", references=gold / "scenario1-main", predictions=sub / "scenario1-main"
+        ),
+        "module": lambda: read_official(gold / "scenario1-main", sub / "scenario1-main"),
+        "pairs": lambda: scenario_pairs(gold, sub),
+    }
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        calls[entry]()
+    said = {
+        "no scenario2-taskA folder": entry in ("score_files", "pairs"),
+        "cross sentence boundaries": entry != "pairs",
+        "differ from the gold text": entry != "pairs",
+    }
+    assert [w for w in said if said[w]] == [
+        w for w in said if any(w in str(c.message) for c in caught)
+    ]
+    assert {Path(w.filename).name for w in caught} == {Path(__file__).name}

@@ -15,6 +15,7 @@ from __future__ import annotations
 import gc
 import operator
 import re
+import sys
 import warnings
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
@@ -289,9 +290,22 @@ def read_relations(
         warnings.warn(
             f"{path}: {len(crossing)} relation(s) cross sentence boundaries and were dropped, "
             f"as in the official evaluation (lines {shown})",
-            stacklevel=3,
+            stacklevel=_caller_level(),
         )
     return per_sentence
+
+
+def _caller_level() -> int:
+    """The ``stacklevel`` at which a warning of the function calling this one names the code that
+    asked for the files: the first frame outside this module and the taskeval package, however
+    deep the reader was entered (``read_official``, ``score_files``, ``taskeval``'s API)."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and (
+        frame.f_code.co_filename == __file__
+        or frame.f_globals.get("__name__", "").partition(".")[0] == "taskeval"
+    ):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _companion(sentence_file: Path, kind: str) -> Path:
@@ -374,7 +388,7 @@ def read_scenario(
             f"{sub_file}: {len(skipped)} annotated sentence(s) differ from the gold text and "
             f"are skipped, as in the official evaluation (lines {shown}); their gold is not "
             f"counted",
-            stacklevel=2,
+            stacklevel=_caller_level(),
         )
     s_kps, s_rels = _read_annotations(sub_file, s_texts, set(scored))
     gold = [Sentence(g_texts[k], tuple(g_kps[k]), tuple(g_rels[k])) for k in scored]
@@ -556,7 +570,7 @@ def scenario_pairs(
         warnings.warn(
             f"{predictions}: no {', '.join(missing)} folder; scored: "
             f"{', '.join(name for name, _, _ in pairs)}",
-            stacklevel=2,
+            stacklevel=_caller_level(),
         )
     return pairs
 
