@@ -1446,3 +1446,16 @@ def test_reader_warnings_name_the_code_that_asked_for_the_files(tmp_path, monkey
         w for w in said if any(w in str(c.message) for c in caught)
     ]
     assert {Path(w.filename).name for w in caught} == {Path(__file__).name}
+
+
+@pytest.mark.parametrize("at", [0, 3, 7])
+def test_references_from_hub_take_an_empty_entity_as_the_files_do(at):
+    """An entity of no characters is an empty span, as the offsets "3 3" are in an annotation file."""
+    (reference,) = references_from_hub([_hub_row("El tipo", "", at, at)])
+    assert reference["keyphrases"] == [{"id": 1, "label": "Concept", "spans": [[at, at]]}]
+
+
+def test_references_from_hub_refuse_an_entity_starting_before_its_sentence():
+    rows = [_hub_row("El tipo", "tipo", 3, 7), _hub_row("La casa", " La", 7, 10)]
+    with pytest.raises(ValueError, match=r"rows\[1\].*\(T1\): the offsets \[7, 10\) .*outside it"):
+        references_from_hub(rows)
