@@ -1459,3 +1459,41 @@ def test_references_from_hub_refuse_an_entity_starting_before_its_sentence():
     rows = [_hub_row("El tipo", "tipo", 3, 7), _hub_row("La casa", " La", 7, 10)]
     with pytest.raises(ValueError, match=r"rows\[1\].*\(T1\): the offsets \[7, 10\) .*outside it"):
         references_from_hub(rows)
+
+
+def test_a_gold_scenario_folder_against_a_tree_of_submitted_scenarios(tmp_path):
+    gold = _scenario_side(tmp_path / "scenario1-main", ["El tipo"])
+    (tmp_path / "sub").mkdir()
+    for folder in ("scenario1-main", "scenario2-taskA"):
+        _scenario_side(tmp_path / "sub" / folder, ["El tipo"])
+    assert scenario_pairs(gold, tmp_path / "sub") == [
+        ("scenario1", gold, tmp_path / "sub" / "scenario1-main")
+    ]
+    # a gold folder whose name and files tell no scenario: named by the caller, or refused
+    plain = _scenario_side(tmp_path / "gold", ["El tipo"])
+    for path in list(plain.iterdir()):
+        path.rename(plain / path.name.replace("scenario1", "dev"))
+    assert scenario_pairs(plain, tmp_path / "sub", scenario="scenario2") == [
+        ("scenario2", plain, tmp_path / "sub" / "scenario2-taskA")
+    ]
+    with pytest.raises(
+        ValueError, match=r"gold: neither its name nor its files tell which scenario"
+    ):
+        scenario_pairs(plain, tmp_path / "sub")
+    with pytest.raises(ValueError, match=r"sub: no scenario3-taskB folder$"):
+        scenario_pairs(plain, tmp_path / "sub", scenario="scenario3")
+
+
+def test_hidden_folders_are_passed_over_among_submissions(tmp_path):
+    for run in (".cache", "a", "b"):
+        folder = tmp_path / "runs" / run / "scenario1-main"
+        folder.parent.mkdir(parents=True)
+        _scenario_side(folder, ["El tipo"])
+    assert [name for name, _ in submissions(tmp_path / "runs")] == ["a", "b"]
+
+
+@pytest.mark.parametrize("label", [5, 11, -2])
+def test_references_from_hub_refuse_a_class_index_past_the_names(label):
+    row = _hub_row("El tipo", "tipo", 3, 7, label=label)
+    with pytest.raises(ValueError, match="expected a label name or a class index below 4"):
+        references_from_hub([row])
