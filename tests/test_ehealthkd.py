@@ -1497,3 +1497,70 @@ def test_references_from_hub_refuse_a_class_index_past_the_names(label):
     row = _hub_row("El tipo", "tipo", 3, 7, label=label)
     with pytest.raises(ValueError, match="expected a label name or a class index below 4"):
         references_from_hub([row])
+
+
+def test_details_of_a_duplicate_name_the_first_gold_phrase_of_its_spans():
+    # Gold 1 and 2 share their spans; three predictions over them: the third is a duplicate.
+    gold = _row([(1, "Concept", [[0, 2]]), (2, "Action", [[0, 2]])], text="ab cd")
+    pred = _row(
+        [(7, "Concept", [[0, 2]]), (8, "Action", [[0, 2]]), (9, "Concept", [[0, 2]])], text="ab cd"
+    )
+    assert [why for _, _, why in _explained(pred, gold, "scenario2")][-1] == (
+        "duplicate: gold phrase 1 has these spans but was already matched"
+    )
+
+
+@pytest.mark.parametrize(
+    ("relations", "end"), [("subject\t9\t1\n", "source"), ("subject\t1\t9\n", "target")]
+)
+def test_a_relation_to_an_unknown_id_is_refused_not_dropped(tmp_path, relations, end):
+    gold = _scenario_side(tmp_path / "gold", ["El tipo"], relations)
+    sub = _scenario_side(tmp_path / "sub", ["El tipo"])
+    with pytest.raises(
+        ValueError, match=rf"output_b_scenario1.txt, line 1: the {end} ID 9 is not a key-phrase ID"
+    ):
+        read_scenario(gold, sub)
+
+
+def test_a_scenario_folder_whose_sentence_file_has_another_name(tmp_path):
+    sides = [_scenario_side(tmp_path / side, ["El tipo"]) for side in ("scenario1-main", "sub")]
+    for folder in sides:
+        for path in list(folder.iterdir()):
+            path.rename(folder / path.name.replace("scenario1", "dev"))
+    _, reference, _ = read_scenario(*sides)
+    assert [s.text for s in reference] == ["El tipo"]
+
+
+def test_trees_and_one_named_scenario_folder(tmp_path):
+    (tmp_path / "gold").mkdir()
+    for folder in ("scenario1-main", "scenario2-taskA"):
+        _scenario_side(tmp_path / "gold" / folder, ["El tipo"])
+    (tmp_path / "sub").mkdir()
+    sub = _scenario_side(tmp_path / "sub" / "scenario1-main", ["El tipo"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        # a submitted scenario folder against a gold tree: the folder's scenario
+        assert scenario_pairs(tmp_path / "gold", sub) == [
+            ("scenario1", tmp_path / "gold" / "scenario1-main", sub)
+        ]
+        # a scenario asked for: no word of the gold scenarios the submission lacks
+        assert scenario_pairs(tmp_path / "gold", tmp_path / "sub", scenario="scenario1") == [
+            ("scenario1", tmp_path / "gold" / "scenario1-main", sub)
+        ]
+    assert caught == []
+
+
+@pytest.mark.parametrize("value", [True, None, "3", 3.0])
+def test_references_from_hub_refuse_an_offset_that_is_not_an_int(value):
+    row = _hub_row("El tipo", "tipo", 3, 7)
+    row["entities"][0]["start_character"] = value
+    with pytest.raises(
+        ValueError, match=rf"field 'start_character': expected an int offset, got {value!r}$"
+    ):
+        references_from_hub([row])
+
+
+def test_references_from_hub_locate_three_middle_words():
+    row = _hub_row("El tipo x a y b z c w pulmón", "tipo a b c pulmón", 3, 28)
+    (reference,) = references_from_hub([row])
+    assert reference["keyphrases"][0]["spans"] == [[3, 7], [10, 11], [14, 15], [18, 19], [22, 28]]
