@@ -1249,12 +1249,16 @@ def test_an_error_on_a_sentence_of_a_file_names_its_line(tmp_path):
     )
 
 
-def test_submissions_are_looked_for_two_levels_deep_and_no_deeper(tmp_path):
-    for run in ("a", "team/b", "x/y/c"):
+@pytest.mark.parametrize(
+    ("runs", "found"),
+    [(["a", "team/b", "x/y/c"], ["a", "team/b"]), ([".cache", "a", "b"], ["a", "b"])],
+)
+def test_submissions_are_looked_for_two_levels_deep_past_hidden_folders(tmp_path, runs, found):
+    for run in runs:
         folder = tmp_path / "runs" / run / "scenario1-main"
         folder.parent.mkdir(parents=True)
         _scenario_side(folder, ["El tipo"])
-    assert [name for name, _ in submissions(tmp_path / "runs")] == ["a", "team/b"]
+    assert [name for name, _ in submissions(tmp_path / "runs")] == found
 
 
 def test_a_gold_folder_without_a_sentence_file_is_named(tmp_path):
@@ -1307,29 +1311,6 @@ def test_scenario_pairs_name_a_missing_folder(tmp_path, missing):
             _scenario_side(tmp_path / side, ["El tipo"])
     with pytest.raises(ValueError, match=rf"{missing}: no such folder"):
         scenario_pairs(tmp_path / "gold", tmp_path / "sub")
-
-
-def test_a_relation_line_of_four_fields_is_refused(tmp_path):
-    gold = _scenario_side(tmp_path / "gold", ["El tipo"], "subject\t1\t1\tmore\n")
-    sub = _scenario_side(tmp_path / "sub", ["El tipo"])
-    with pytest.raises(
-        ValueError,
-        match=r"output_b_scenario1.txt, line 1: expected 3 TAB-separated fields "
-        r"LABEL<TAB>SOURCE-ID<TAB>TARGET-ID, got 4 in 'subject\\t1\\t1\\tmore'$",
-    ):
-        read_scenario(gold, sub)
-
-
-def test_a_gold_folder_of_two_sentence_files_and_no_scenario_name_is_refused(tmp_path):
-    gold = _scenario_side(tmp_path / "gold", ["El tipo"])
-    (gold / "input_other.txt").write_text("Otra frase\n", encoding="utf-8")
-    sub = _scenario_side(tmp_path / "sub", ["El tipo"])
-    with pytest.raises(
-        ValueError,
-        match=r"gold: expected one gold sentence file input_<name>.txt, "
-        r"found \['input_other.txt', 'input_scenario1.txt'\]$",
-    ):
-        read_scenario(gold, sub)
 
 
 def test_folders_whose_files_name_two_scenarios_tell_none(tmp_path):
@@ -1484,14 +1465,6 @@ def test_a_gold_scenario_folder_against_a_tree_of_submitted_scenarios(tmp_path):
         scenario_pairs(plain, tmp_path / "sub", scenario="scenario3")
 
 
-def test_hidden_folders_are_passed_over_among_submissions(tmp_path):
-    for run in (".cache", "a", "b"):
-        folder = tmp_path / "runs" / run / "scenario1-main"
-        folder.parent.mkdir(parents=True)
-        _scenario_side(folder, ["El tipo"])
-    assert [name for name, _ in submissions(tmp_path / "runs")] == ["a", "b"]
-
-
 @pytest.mark.parametrize("label", [5, 11, -2])
 def test_references_from_hub_refuse_a_class_index_past_the_names(label):
     row = _hub_row("El tipo", "tipo", 3, 7, label=label)
@@ -1508,18 +1481,6 @@ def test_details_of_a_duplicate_name_the_first_gold_phrase_of_its_spans():
     assert [why for _, _, why in _explained(pred, gold, "scenario2")][-1] == (
         "duplicate: gold phrase 1 has these spans but was already matched"
     )
-
-
-@pytest.mark.parametrize(
-    ("relations", "end"), [("subject\t9\t1\n", "source"), ("subject\t1\t9\n", "target")]
-)
-def test_a_relation_to_an_unknown_id_is_refused_not_dropped(tmp_path, relations, end):
-    gold = _scenario_side(tmp_path / "gold", ["El tipo"], relations)
-    sub = _scenario_side(tmp_path / "sub", ["El tipo"])
-    with pytest.raises(
-        ValueError, match=rf"output_b_scenario1.txt, line 1: the {end} ID 9 is not a key-phrase ID"
-    ):
-        read_scenario(gold, sub)
 
 
 def test_a_scenario_folder_whose_sentence_file_has_another_name(tmp_path):
@@ -1564,3 +1525,34 @@ def test_references_from_hub_locate_three_middle_words():
     row = _hub_row("El tipo x a y b z c w pulmón", "tipo a b c pulmón", 3, 28)
     (reference,) = references_from_hub([row])
     assert reference["keyphrases"][0]["spans"] == [[3, 7], [10, 11], [14, 15], [18, 19], [22, 28]]
+
+
+@pytest.mark.parametrize(
+    ("relations", "other_file", "message"),
+    [
+        (
+            "subject\t1\t1\tmore\n",
+            None,
+            r"output_b_scenario1.txt, line 1: expected 3 TAB-separated fields "
+            r"LABEL<TAB>SOURCE-ID<TAB>TARGET-ID, got 4 in 'subject\\t1\\t1\\tmore'$",
+        ),
+        # the unknown ID is refused on the bulk reader too, not taken for a crossing relation
+        ("subject\t9\t1\n", None, r"line 1: the source ID 9 is not a key-phrase ID of "),
+        ("subject\t1\t9\n", None, r"line 1: the target ID 9 is not a key-phrase ID of "),
+        (
+            "",
+            "input_other.txt",  # and the folder's name tells no scenario
+            r"gold: expected one gold sentence file input_<name>.txt, "
+            r"found \['input_other.txt', 'input_scenario1.txt'\]$",
+        ),
+    ],
+)
+def test_a_gold_scenario_folder_is_refused_with_what_is_wrong(
+    tmp_path, relations, other_file, message
+):
+    gold = _scenario_side(tmp_path / "gold", ["El tipo"], relations)
+    if other_file:
+        (gold / other_file).write_text("Otra frase\n", encoding="utf-8")
+    sub = _scenario_side(tmp_path / "sub", ["El tipo"])
+    with pytest.raises(ValueError, match=message):
+        read_scenario(gold, sub)
