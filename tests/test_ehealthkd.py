@@ -1399,13 +1399,19 @@ def _trees_that_warn(tmp_path: Path) -> tuple[Path, Path]:
 @pytest.mark.parametrize("entry", ["score_files", "read_official", "module", "pairs", "folder"])
 def test_reader_warnings_name_the_code_that_asked_for_the_files(tmp_path, monkeypatch, entry):
     gold, sub = _trees_that_warn(tmp_path)
-    # The metric folder on its own, as a Space has it: a package outside taskeval.
+    # The metric folder on its own, as a Space has it: a package outside taskeval, called from a
+    # module whose name and file sort before the reader's (they must not be taken for its own).
     shutil.copytree(taskeval.metric_dir("ehealthkd"), tmp_path / "folder" / "ehk")
+    (tmp_path / "folder" / "a_caller.py").write_text(
+        "from ehk.inputs import read_official\n\n\ndef read(gold, sub):\n"
+        "    return read_official(gold, sub)\n",
+        encoding="utf-8",
+    )
     monkeypatch.syspath_prepend(str(tmp_path / "folder"))
-    for name in ("ehk", "ehk.inputs", "ehk.scoring", "ehk.plain_values"):
+    for name in ("a_caller", "ehk", "ehk.inputs", "ehk.scoring", "ehk.plain_values"):
         monkeypatch.delitem(sys.modules, name, raising=False)
     calls = {
-        "folder": lambda: importlib.import_module("ehk.inputs").read_official(
+        "folder": lambda: importlib.import_module("a_caller").read(
             gold / "scenario1-main", sub / "scenario1-main"
         ),
         "score_files": lambda: taskeval.score_files("ehealthkd", references=gold, predictions=sub),
@@ -1426,7 +1432,8 @@ def test_reader_warnings_name_the_code_that_asked_for_the_files(tmp_path, monkey
     assert [w for w in said if said[w]] == [
         w for w in said if any(w in str(c.message) for c in caught)
     ]
-    assert {Path(w.filename).name for w in caught} == {Path(__file__).name}
+    caller = "a_caller.py" if entry == "folder" else Path(__file__).name
+    assert {Path(w.filename).name for w in caught} == {caller}
 
 
 @pytest.mark.parametrize("at", [0, 3, 7])

@@ -83,6 +83,26 @@ def test_without_orjson_the_standard_json_reads_the_same(tmp_path, monkeypatch):
     assert module.read_jsonl(path) == [{"a": 2}, [1]]
 
 
+def test_without_the_c_scanner_json_loads_reads_every_line(tmp_path, monkeypatch):
+    """On a Python without json's C accelerator, every line goes to json.loads."""
+    monkeypatch.setitem(sys.modules, "_json", None)  # import _json now raises ImportError
+    spec = importlib.util.spec_from_file_location("jsonl_without_c", Path(jsonl.__file__))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module._scan is None
+    for line in ('{"a": 1, "a": [2.5, NaN]}', " 1", "[1,]"):
+        assert _outcome(module.loads, line) == _outcome(json.loads, line)
+    path = tmp_path / "rows.jsonl"
+    path.write_bytes(b'{"a": 1}\r\n"x"\n')
+    assert module.read_jsonl(path) == [{"a": 1}, "x"]
+
+
+def test_the_fast_parser_is_orjson():
+    import orjson
+
+    assert jsonl.fast_parser() is orjson.loads
+
+
 def test_fever_score_reader_names_the_line_that_is_not_an_object(tmp_path):
     read_official = metric_module("fever_score", "inputs").read_official
     pred = '{"predicted_label": "SUPPORTS", "predicted_evidence": []}\n'
