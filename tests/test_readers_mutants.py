@@ -36,6 +36,8 @@ def test_every_line_is_one_value(tmp_path):
         (b'{"a": 1}\n\n{"a": 2}\n', 2, "a blank line"),
         (b"{}\n{}\n{oops}\n", 3, "not a JSON value"),
         (b"nope", 1, "not a JSON value"),
+        (b'{"a":\r1}\n', 1, "not a JSON value"),  # text mode: the \r ends the line
+        (b'{"a": 1}\n"\xff"\n', 2, "not UTF-8 text"),
     ],
 )
 def test_a_bad_line_is_named(tmp_path, content, line, what):
