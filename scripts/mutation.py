@@ -334,10 +334,12 @@ def _run_mutant(mutation, operator, whole, subset, timeout, scratch, confirm) ->
 
 def is_equivalent(module: str, config: dict, line: int, operator: str, diff: str | None) -> bool:
     """Listed under ``[tool.mutation.equivalent]``: ``[line, operator, text of the mutated line]``
-    (the text a part of the diff's added line), reviewed by hand (reasons in docs/mutation.md)."""
-    added = [
-        d[1:] for d in (diff or "").splitlines() if d.startswith("+") and not d.startswith("++")
-    ]
+    (the text a part of the diff's added line, or of its removed line when the mutant only
+    removes one, as a removed decorator), reviewed by hand (reasons in docs/mutation.md)."""
+    lines = (diff or "").splitlines()
+    added = [d[1:] for d in lines if d.startswith("+") and not d.startswith("++")]
+    if not added:
+        added = [d[1:] for d in lines if d.startswith("-") and not d.startswith("--")]
     for entry_line, entry_operator, text in config.get("equivalent", {}).get(module, []):
         if entry_line == line and entry_operator in operator:
             if any(text in a for a in added):
