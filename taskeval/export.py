@@ -61,6 +61,10 @@ def metric_dir(name: str) -> Path:
     return ROOT
 
 
+def metric_file(name: str, file: str) -> str:
+    return str(metric_dir(name) / file)
+
+
 def metric_module(name: str, module: str) -> ModuleType:
     metric_dir(name)
     if _PACKAGE not in sys.modules:
