@@ -6,6 +6,7 @@ import gc
 import importlib.util
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -97,6 +98,23 @@ def test_without_the_c_scanner_json_loads_reads_every_line(tmp_path, monkeypatch
     path = tmp_path / "rows.jsonl"
     path.write_bytes(b'{"a": 1}\r\n"x"\n')
     assert module.read_jsonl(path) == [{"a": 1}, "x"]
+
+
+def test_reading_plain_lines_imports_neither_json_nor_re(tmp_path):
+    """What makes a small file cheap to read: the reader alone, run without site (which may import
+    re itself), imports neither json nor the regular expressions json would compile."""
+    path = tmp_path / "rows.jsonl"
+    path.write_bytes(b'{"a": [1, 2.5, "x", null, true]}\r\n"y"\n')
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import jsonl; "
+        "rows = jsonl.read_jsonl(sys.argv[2]); "
+        "print(rows, [m for m in ('json', 're') if m in sys.modules])"
+    )
+    folder = str(Path(jsonl.__file__).parent)
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code, folder, str(path)], capture_output=True, text=True
+    )
+    assert done.stdout == "[{'a': [1, 2.5, 'x', None, True]}, 'y'] []\n", done.stderr
 
 
 def test_the_fast_parser_is_orjson():
