@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from os import PathLike
 
@@ -92,10 +91,12 @@ def score_files(
     names = metric_names(name)
     if scenario is not None and "ehealthkd" not in names:
         raise ValueError("scenario is an ehealthkd setting")
-    # Metrics whose folders share one inputs module (a symlink) are scored together.
-    groups: dict[str, list[str]] = {}
+    # Metrics whose folders hold the same inputs module (a link in the repository, a copy in an
+    # installed package) are scored together, the files read once.
+    groups: dict[bytes, list[str]] = {}
     for metric in names:
-        groups.setdefault(os.path.realpath(metric_file(metric, "inputs.py")), []).append(metric)
+        with open(metric_file(metric, "inputs.py"), "rb") as f:
+            groups.setdefault(f.read(), []).append(metric)
     accepted = {metric: set(metric_module(metric, "inputs").OPTIONS) for metric in names}
     unknown = sorted(set(options) - set().union(*accepted.values()))
     if unknown:

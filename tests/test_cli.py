@@ -437,15 +437,21 @@ INSTALLED_PATH_SKIPS = ("json", "re", "enum", "pathlib", "typing", "argparse", "
 def test_a_small_file_scored_as_installed_imports_only_what_it_needs(
     tmp_path, metrics, predictions, references, expected
 ):
-    """The package laid out as a wheel installs it, run without ``site`` (which, in an editable
-    install, imports pathlib and re for every process and would hide them here)."""
+    """The package laid out as a wheel installs it (linked modules as copies), run without
+    ``site`` (which, in an editable install, imports pathlib and re for every process and would
+    hide them here). Each file is read once, also for two metrics of one reader."""
     package = tmp_path / "site" / "taskeval"
     skip = shutil.ignore_patterns("__pycache__")
     shutil.copytree(REPO / "taskeval", package, ignore=skip)
     shutil.copytree(REPO / "metrics", package / "_metrics", ignore=skip)  # links copied as files
     code = (
-        "import sys; from taskeval.entry import main; status = main(sys.argv[1:]); "
-        "print(sys.modules['taskeval'].__file__, *sorted(sys.modules), file=sys.stderr); "
+        "import builtins, sys; opened = []; real_open = builtins.open\n"
+        "def counted(file, *args, **kwargs):\n"
+        "    opened.append(str(file)); return real_open(file, *args, **kwargs)\n"
+        "builtins.open = counted\n"
+        "from taskeval.entry import main; status = main(sys.argv[1:])\n"
+        "print(opened.count(sys.argv[4]), opened.count(sys.argv[6]), file=sys.stderr)\n"
+        "print(sys.modules['taskeval'].__file__, *sorted(sys.modules), file=sys.stderr)\n"
         "sys.exit(status)"
     )
     done = subprocess.run(
@@ -456,7 +462,9 @@ def test_a_small_file_scored_as_installed_imports_only_what_it_needs(
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout == json.dumps(expected) + "\n"
-    where, *imported = done.stderr.split()
+    counts, listed = done.stderr.split("\n", 1)
+    assert counts == "1 1"  # predictions, references
+    where, *imported = listed.split()
     assert where == str(package / "__init__.py")
     assert f"taskeval._metrics.{metrics.split(',')[0]}.scoring" in imported
     assert not [m for m in imported if m.partition(".")[0] in INSTALLED_PATH_SKIPS]
