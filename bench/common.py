@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import atexit
+import functools
 import json
 import os
 import platform
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
+import sysconfig
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -80,9 +85,8 @@ def write_summary(task: str, rows: list[dict[str, Any]]) -> None:
 # ---------------------------------------------------------------------------------------------
 # taskeval as users install it
 
-_INSTALLED: dict[str, Path] = {}  # the environment, and this run's folders
 
-
+@functools.cache
 def installed() -> tuple[str, str]:
     """``(python, taskeval)``: the interpreter of a fresh virtual environment where taskeval is
     installed from its wheel, as ``pip install`` does, and its ``taskeval`` command.
@@ -92,32 +96,28 @@ def installed() -> tuple[str, str]:
     what taskeval itself imports. The other packages (the official scorers' included) are the
     running environment's, reached through a path file. Made once per run, removed at exit.
     """
-    if "python" not in _INSTALLED:
-        import sysconfig
-
-        folder = _scratch("installed")
-        pip = [sys.executable, "-m", "pip", "-q", "--disable-pip-version-check"]
-        subprocess.run(
-            [*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", str(folder / "dist"), str(REPO)],
-            check=True, capture_output=True,
-        )  # fmt: skip
-        subprocess.run(
-            [sys.executable, "-m", "venv", "--without-pip", str(folder / "venv")], check=True
-        )
-        python = folder / "venv" / "bin" / "python"
-        wheel = next((folder / "dist").glob("taskeval-*.whl"))
-        subprocess.run(
-            [*pip, "--python", str(python), "install", "--no-deps", str(wheel)],
-            check=True, capture_output=True,
-        )  # fmt: skip
-        site = subprocess.run(
-            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-            check=True, capture_output=True, text=True,
-        ).stdout.strip()  # fmt: skip
-        ours = {sysconfig.get_paths()[key] for key in ("purelib", "platlib")}
-        (Path(site) / "_running_environment.pth").write_text("\n".join(sorted(ours)) + "\n")
-        _INSTALLED.update(python=python, taskeval=folder / "venv" / "bin" / "taskeval")
-    return str(_INSTALLED["python"]), str(_INSTALLED["taskeval"])
+    folder = _scratch("installed")
+    pip = [sys.executable, "-m", "pip", "-q", "--disable-pip-version-check"]
+    subprocess.run(
+        [*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", str(folder / "dist"), str(REPO)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", str(folder / "venv")], check=True
+    )
+    python = folder / "venv" / "bin" / "python"
+    wheel = next((folder / "dist").glob("taskeval-*.whl"))
+    subprocess.run(
+        [*pip, "--python", str(python), "install", "--no-deps", str(wheel)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True, capture_output=True, text=True,
+    ).stdout.strip()  # fmt: skip
+    ours = {sysconfig.get_paths()[key] for key in ("purelib", "platlib")}
+    (Path(site) / "_running_environment.pth").write_text("\n".join(sorted(ours)) + "\n")
+    return str(python), str(folder / "venv" / "bin" / "taskeval")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -195,16 +195,12 @@ def alternate(
     return runs
 
 
+@functools.cache
 def _scratch(name: str) -> Path:
     """A folder of this run's, removed at exit."""
-    if name not in _INSTALLED:
-        import atexit
-        import shutil
-        import tempfile
-
-        _INSTALLED[name] = Path(tempfile.mkdtemp(prefix=f"taskeval-bench-{name}-"))
-        atexit.register(shutil.rmtree, _INSTALLED[name], True)
-    return _INSTALLED[name]
+    folder = Path(tempfile.mkdtemp(prefix=f"taskeval-bench-{name}-"))
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
 
 
 def compile_bytecode(*folders: Path) -> None:
