@@ -46,11 +46,15 @@ def list_metrics() -> list[str]:
     return list(_listed[root])
 
 
-def metric_file(name: str, file: str) -> str:
-    """The path of ``file`` in the folder of the metric ``name`` (which must be a metric)."""
+def _check_known(name: str) -> None:
     known = list_metrics()
     if name not in known:
         raise ValueError(f"unknown metric {name!r}; taskeval has {', '.join(known)}")
+
+
+def metric_file(name: str, file: str) -> str:
+    """The path of ``file`` in the folder of the metric ``name`` (which must be a metric)."""
+    _check_known(name)
     return os.path.join(_root(), name, file)
 
 
@@ -63,5 +67,5 @@ def metric_dir(name: str) -> Path:
 
 def metric_module(name: str, module: str) -> ModuleType:
     """A plain-Python module of a metric folder, e.g. its ``inputs`` (official file readers)."""
-    metric_file(name, "")
+    _check_known(name)
     return importlib.import_module(f"taskeval._metrics.{name}.{module}")
