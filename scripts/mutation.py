@@ -13,7 +13,8 @@ stop after ``--minutes`` and the next one goes on where it stopped. The record i
 when its module's source changes; ``--recheck`` runs the survivors again (after new tests).
 Mutants reviewed as equivalent are listed in scripts/mutation.toml by a key that outlives edits
 elsewhere in the module (scripts/mutation_keys.py); the report names the keys that match no
-mutant of the module any more.
+mutant of the module any more, and listed mutants that a test kills (``--listed`` runs the
+listed ones again to find these).
 
 Two things make a mutant cheap. The tests run in a child forked from a process that has already
 imported the heavy third-party packages (numpy, evaluate, datasets, pytest: about four of the ten
@@ -417,9 +418,17 @@ def _run_mutant(mutation, operator, whole, subset, timeout, scratch, confirm) ->
 
 
 def run(
-    module: str, config: dict, tree: Path, scratch: Path, deadline: float, recheck: bool
+    module: str,
+    config: dict,
+    tree: Path,
+    scratch: Path,
+    deadline: float,
+    recheck: bool,
+    listed: bool = False,
 ) -> bool:
-    """Run the module's pending mutants until done or the deadline; True when done."""
+    """Run the module's pending mutants until done or the deadline; True when done. ``recheck``:
+    the survivors not listed as equivalent instead; ``listed``: those listed as equivalent, so
+    that the report names any that a test kills (a listing that no longer holds)."""
     db = results_db(module, config, tree)
     options = pytest_options(module, config)
     whole = options + config["modules"][module]
@@ -429,8 +438,8 @@ def run(
     os.chdir(tree)
     try:
         with use_db(str(db), WorkDB.Mode.open) as work_db:
+            keys = record_keys(module, config, work_db) or {}
             if recheck:  # a survivor not reached before the deadline stays a survivor
-                keys = record_keys(module, config, work_db) or {}
                 survivors = {
                     job
                     for job, result in work_db.results
@@ -441,6 +450,8 @@ def run(
                     for i in work_db.work_items
                     if i.job_id in survivors and keys.get(i.job_id) not in equivalent
                 ]
+            elif listed:
+                pending = [i for i in work_db.work_items if keys.get(i.job_id) in equivalent]
             else:
                 pending = list(work_db.pending_work_items)
             print(f"{module}: {len(pending)} mutants to run", flush=True)
@@ -450,7 +461,8 @@ def run(
                     return False
                 tests = covering.get(item.mutations[0].start_pos[0], [])
                 subset = options + tests if tests else []
-                result = run_mutant(item, whole, subset, timeout, scratch, confirm=recheck)
+                confirm = recheck or listed
+                result = run_mutant(item, whole, subset, timeout, scratch, confirm=confirm)
                 work_db.set_result(item.job_id, result)
                 if result.test_outcome == TestOutcome.SURVIVED:
                     m = item.mutations[0]
@@ -539,7 +551,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("modules", nargs="*", help="modules to mutate (default: all listed)")
     parser.add_argument("--minutes", type=float, default=10.0, help="stop after this long")
-    parser.add_argument("--recheck", action="store_true", help="run the survivors again")
+    again = parser.add_mutually_exclusive_group()
+    again.add_argument("--recheck", action="store_true", help="run the survivors again")
+    again.add_argument(
+        "--listed", action="store_true", help="run the mutants listed as equivalent again"
+    )
     parser.add_argument("--report", action="store_true", help="only print the results so far")
     args = parser.parse_args(argv)
     # Stopped with SIGTERM, the run still restores the mutated file and removes its copy.
@@ -557,7 +573,7 @@ def main(argv: list[str] | None = None) -> int:
         scratch = warm_up(tree)
         try:
             for module in modules:
-                if not run(module, config, tree, scratch, deadline, args.recheck):
+                if not run(module, config, tree, scratch, deadline, args.recheck, args.listed):
                     print("time is up: run again to go on", flush=True)
                     break
         finally:
