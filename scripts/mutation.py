@@ -1,7 +1,7 @@
 """Mutation testing with cosmic-ray, outside CI (see docs/mutation.md; run via scripts/mutation.sh).
 
-Each module listed under ``[tool.mutation.modules]`` in pyproject.toml is mutated one small
-change at a time, and the tests listed with it are run on every mutant. The work happens in a
+Each module listed under ``[modules]`` in scripts/mutation.toml is mutated one small change at a
+time, and the tests listed with it are run on every mutant. The work happens in a
 scratch copy of the working tree (under ``.mutation/``, one per run, so runs on different
 modules can go on side by side), never in the checkout itself: cosmic-ray
 rewrites the mutated file on disk, which is also what lets it reach code loaded in unusual ways
@@ -11,6 +11,10 @@ rewrites the mutated file on disk, which is also what lets it reach code loaded 
 Results are kept per module in a cosmic-ray database (``.mutation/<module>.sqlite``), so a run can
 stop after ``--minutes`` and the next one goes on where it stopped. The record is started anew
 when its module's source changes; ``--recheck`` runs the survivors again (after new tests).
+Mutants reviewed as equivalent are listed in scripts/mutation.toml by a key that outlives edits
+elsewhere in the module (scripts/mutation_keys.py); the report names the keys that match no
+mutant of the module any more, and listed mutants that a test kills (``--listed`` runs the
+listed ones again to find these).
 
 Two things make a mutant cheap. The tests run in a child forked from a process that has already
 imported the heavy third-party packages (numpy, evaluate, datasets, pytest: about four of the ten
@@ -47,13 +51,31 @@ from cosmic_ray.mutating import use_mutation
 from cosmic_ray.plugins import get_operator
 from cosmic_ray.work_db import WorkDB, use_db
 from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
+from mutation_keys import Key, Mutant, mutant_keys, parse_key
 
 ROOT = Path(__file__).resolve().parents[1]
 STATE = ROOT / ".mutation"
+CONFIG = Path(__file__).with_name("mutation.toml")
 
 
 def settings() -> dict:
-    return tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutation"]
+    return tomllib.loads(CONFIG.read_text())
+
+
+def equivalents(config: dict) -> dict[str, dict[Key, str]]:
+    """The keys of the mutants reviewed as equivalent, by module, each with its reason."""
+    found: dict[str, dict[Key, str]] = {}
+    for group in config.get("equivalent", []):
+        keys = found.setdefault(group["module"], {})
+        for entry in group["mutants"]:
+            key = parse_key(entry)
+            if key in keys:
+                raise SystemExit(f"{CONFIG.name}: {group['module']} lists {list(key)} twice")
+            keys[key] = group["reason"]
+    unknown = set(found) - set(config["modules"])
+    if unknown:
+        raise SystemExit(f"{CONFIG.name}: equivalents of modules not listed: {sorted(unknown)}")
+    return found
 
 
 def slug(module: str) -> str:
@@ -92,15 +114,32 @@ def make_tree() -> Path:
     return tree
 
 
+def digest(source: bytes, config: dict) -> str:
+    """What a record was made from: the module's source and the operators left out."""
+    excluded = config.get("exclude-operators", [])
+    return hashlib.sha256(source + repr(excluded).encode()).hexdigest()
+
+
+def keys_of(source: str, items) -> dict[str, Key]:
+    """The key of each of cosmic-ray's work items, by job id."""
+    items = list(items)
+    mutants = [
+        Mutant(i.mutations[0].start_pos[0], i.mutations[0].operator_name, i.mutations[0].occurrence)
+        for i in items
+    ]
+    return {i.job_id: k for i, k in zip(items, mutant_keys(source, mutants), strict=True)}
+
+
 def results_db(module: str, config: dict, tree: Path) -> Path:
-    """The module's cosmic-ray database, started anew when the module or the operators change."""
+    """The module's cosmic-ray database, started anew when the module or the operators change
+    (a verdict holds for the version it was run on); beside it, the key of each of its mutants."""
     db = STATE / f"{slug(module)}.sqlite"
     meta = STATE / f"{slug(module)}.json"
-    excluded = config.get("exclude-operators", [])
-    digest = hashlib.sha256((tree / module).read_bytes() + repr(excluded).encode()).hexdigest()
+    made_from = digest((tree / module).read_bytes(), config)
     known = json.loads(meta.read_text()) if meta.exists() else {}
-    if db.exists() and known.get("sha256") == digest:
+    if db.exists() and known.get("sha256") == made_from:
         return db
+    excluded = config.get("exclude-operators", [])
     patterns = [re.compile(p) for p in excluded]
     cwd = os.getcwd()
     os.chdir(tree)
@@ -114,10 +153,56 @@ def results_db(module: str, config: dict, tree: Path) -> Path:
                 if any(p.search(m.operator_name) for p in patterns for m in item.mutations)
             ]
             work_db.set_multiple_results(skipped, WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
+            keys = keys_of((tree / module).read_text(), work_db.work_items)
     finally:
         os.chdir(cwd)
-    meta.write_text(json.dumps({"module": module, "sha256": digest}))
+    record = {"module": module, "sha256": made_from, "keys": {j: list(k) for j, k in keys.items()}}
+    meta.write_text(json.dumps(record))
     return db
+
+
+def record_keys(module: str, config: dict, work_db: WorkDB) -> dict[str, Key] | None:
+    """The keys of the record's mutants; None for a record of another version of the module
+    made before keys were kept beside it."""
+    meta = STATE / f"{slug(module)}.json"
+    known = json.loads(meta.read_text()) if meta.exists() else {}
+    if "keys" in known:
+        return {job: Key(*key) for job, key in known["keys"].items()}
+    if known.get("sha256") == digest((ROOT / module).read_bytes(), config):
+        return keys_of((ROOT / module).read_text(), work_db.work_items)
+    return None
+
+
+def current_keys(module: str, config: dict) -> set[Key]:
+    """The keys of the mutants of the module as it is now (those of the operators kept)."""
+    meta = STATE / f"{slug(module)}.json"
+    known = json.loads(meta.read_text()) if meta.exists() else {}
+    db = STATE / f"{slug(module)}.sqlite"
+    made_from = digest((ROOT / module).read_bytes(), config)
+    scratch = None
+    if not (db.exists() and known.get("sha256") == made_from):
+        scratch = Path(tempfile.mkdtemp(prefix="keys-", dir=STATE))
+        db = scratch / "mutants.sqlite"
+        cwd = os.getcwd()
+        os.chdir(ROOT)
+        try:
+            with use_db(str(db), WorkDB.Mode.create) as work_db:
+                init([Path(module)], work_db, {})
+        finally:
+            os.chdir(cwd)
+    patterns = [re.compile(p) for p in config.get("exclude-operators", [])]
+    try:
+        with use_db(str(db), WorkDB.Mode.open) as work_db:
+            items = list(work_db.work_items)
+    finally:
+        if scratch:
+            shutil.rmtree(scratch)
+    keys = keys_of((ROOT / module).read_text(), items)
+    return {
+        keys[i.job_id]
+        for i in items
+        if not any(p.search(m.operator_name) for p in patterns for m in i.mutations)
+    }
 
 
 def pytest_options(module: str, config: dict) -> list[str]:
@@ -332,51 +417,41 @@ def _run_mutant(mutation, operator, whole, subset, timeout, scratch, confirm) ->
     )
 
 
-def is_equivalent(module: str, config: dict, line: int, operator: str, diff: str | None) -> bool:
-    """Listed under ``[tool.mutation.equivalent]``: ``[line, operator, text of the mutated line]``
-    (the text a part of the diff's added line, or of its removed line when the mutant only
-    removes one, as a removed decorator), reviewed by hand (reasons in docs/mutation.md)."""
-    lines = (diff or "").splitlines()
-    added = [d[1:] for d in lines if d.startswith("+") and not d.startswith("++")]
-    if not added:
-        added = [d[1:] for d in lines if d.startswith("-") and not d.startswith("--")]
-    for entry_line, entry_operator, text in config.get("equivalent", {}).get(module, []):
-        if entry_line == line and entry_operator in operator:
-            if any(text in a for a in added):
-                return True
-    return False
-
-
 def run(
-    module: str, config: dict, tree: Path, scratch: Path, deadline: float, recheck: bool
+    module: str,
+    config: dict,
+    tree: Path,
+    scratch: Path,
+    deadline: float,
+    recheck: bool,
+    listed: bool = False,
 ) -> bool:
-    """Run the module's pending mutants until done or the deadline; True when done."""
+    """Run the module's pending mutants until done or the deadline; True when done. ``recheck``:
+    the survivors not listed as equivalent instead; ``listed``: those listed as equivalent, so
+    that the report names any that a test kills (a listing that no longer holds)."""
     db = results_db(module, config, tree)
     options = pytest_options(module, config)
     whole = options + config["modules"][module]
     timeout = float(config.get("timeout", 120))
+    equivalent = equivalents(config).get(module, {})
     cwd = os.getcwd()
     os.chdir(tree)
     try:
         with use_db(str(db), WorkDB.Mode.open) as work_db:
+            keys = record_keys(module, config, work_db) or {}
             if recheck:  # a survivor not reached before the deadline stays a survivor
                 survivors = {
-                    job: result
+                    job
                     for job, result in work_db.results
                     if result.test_outcome == TestOutcome.SURVIVED
                 }
                 pending = [
                     i
                     for i in work_db.work_items
-                    if i.job_id in survivors
-                    and not is_equivalent(
-                        module,
-                        config,
-                        i.mutations[0].start_pos[0],
-                        i.mutations[0].operator_name,
-                        survivors[i.job_id].diff,
-                    )
+                    if i.job_id in survivors and keys.get(i.job_id) not in equivalent
                 ]
+            elif listed:
+                pending = [i for i in work_db.work_items if keys.get(i.job_id) in equivalent]
             else:
                 pending = list(work_db.pending_work_items)
             print(f"{module}: {len(pending)} mutants to run", flush=True)
@@ -386,7 +461,8 @@ def run(
                     return False
                 tests = covering.get(item.mutations[0].start_pos[0], [])
                 subset = options + tests if tests else []
-                result = run_mutant(item, whole, subset, timeout, scratch, confirm=recheck)
+                confirm = recheck or listed
+                result = run_mutant(item, whole, subset, timeout, scratch, confirm=confirm)
                 work_db.set_result(item.job_id, result)
                 if result.test_outcome == TestOutcome.SURVIVED:
                     m = item.mutations[0]
@@ -399,7 +475,10 @@ def run(
 
 
 def report(module: str, config: dict) -> dict:
-    db = STATE / f"{slug(module)}.sqlite"
+    """The module's record in figures, its survivors (not listed as equivalent) with their keys,
+    and what in the list of equivalents no longer holds: keys that match no mutant of the module
+    as it is now (stale), and listed mutants that the record has killed."""
+    equivalent = equivalents(config).get(module, {})
     counts = {
         "mutants": 0,
         "killed": 0,
@@ -408,50 +487,85 @@ def report(module: str, config: dict) -> dict:
         "pending": 0,
         "incompetent": 0,
     }
-    survivors = []
+    survivors: list[dict] = []
+    killed_listed: list[Key] = []
+    current = current_keys(module, config)
+    stale = sorted(k for k in equivalent if k not in current)
+    db = STATE / f"{slug(module)}.sqlite"
+    meta = STATE / f"{slug(module)}.json"
+    known = json.loads(meta.read_text()) if meta.exists() else {}
+    outdated = db.exists() and known.get("sha256") != digest((ROOT / module).read_bytes(), config)
+    found = {
+        **counts,
+        "survivors": survivors,
+        "listed": len(equivalent),
+        "stale": stale,
+        "outdated": outdated,
+    }
     if not db.exists():
-        return {**counts, "survivors": survivors}
+        return {**found, "killed_listed": killed_listed}
     with use_db(str(db), WorkDB.Mode.open) as work_db:
         items = {i.job_id: i for i in work_db.work_items}
         results = dict(work_db.results)
+        keys = record_keys(module, config, work_db)
+    if keys is None:  # a record of another version, made before keys were kept: none is known
+        keys = {}
     for job, item in items.items():
         result = results.get(job)
         if result is not None and result.worker_outcome == WorkerOutcome.SKIPPED:
             continue
         counts["mutants"] += 1
+        key = keys.get(job)
         if result is None or result.test_outcome is None:
             counts["pending"] += 1
         elif result.test_outcome == TestOutcome.KILLED:
             counts["killed"] += 1
+            if key in equivalent:
+                killed_listed.append(key)
         elif result.test_outcome == TestOutcome.SURVIVED:
-            m = item.mutations[0]
-            if is_equivalent(module, config, m.start_pos[0], m.operator_name, result.diff):
+            if key in equivalent:
                 counts["equivalent"] += 1
                 continue
             counts["survived"] += 1
+            m = item.mutations[0]
             survivors.append(
-                {"line": m.start_pos[0], "operator": m.operator_name, "diff": result.diff}
+                {
+                    "line": m.start_pos[0],
+                    "operator": m.operator_name,
+                    "key": key,
+                    "diff": result.diff,
+                }
             )
         else:
             counts["incompetent"] += 1
     survivors.sort(key=lambda s: (s["line"], s["operator"]))
-    return {**counts, "survivors": survivors}
+    return {**found, **counts, "killed_listed": sorted(killed_listed)}
+
+
+def toml_key(key: Key | None) -> str:
+    """A key as it is written in scripts/mutation.toml."""
+    return json.dumps(list(key), ensure_ascii=False) if key else "(no key: an older record)"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("modules", nargs="*", help="modules to mutate (default: all listed)")
     parser.add_argument("--minutes", type=float, default=10.0, help="stop after this long")
-    parser.add_argument("--recheck", action="store_true", help="run the survivors again")
+    again = parser.add_mutually_exclusive_group()
+    again.add_argument("--recheck", action="store_true", help="run the survivors again")
+    again.add_argument(
+        "--listed", action="store_true", help="run the mutants listed as equivalent again"
+    )
     parser.add_argument("--report", action="store_true", help="only print the results so far")
     args = parser.parse_args(argv)
     # Stopped with SIGTERM, the run still restores the mutated file and removes its copy.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     config = settings()
+    equivalents(config)  # a malformed list stops the run before any mutant
     modules = args.modules or list(config["modules"])
     unknown = [m for m in modules if m not in config["modules"]]
     if unknown:
-        parser.error(f"not listed in [tool.mutation.modules]: {', '.join(unknown)}")
+        parser.error(f"not listed under [modules] in {CONFIG.name}: {', '.join(unknown)}")
     STATE.mkdir(exist_ok=True)
     if not args.report:
         deadline = time.monotonic() + args.minutes * 60
@@ -459,12 +573,13 @@ def main(argv: list[str] | None = None) -> int:
         scratch = warm_up(tree)
         try:
             for module in modules:
-                if not run(module, config, tree, scratch, deadline, args.recheck):
+                if not run(module, config, tree, scratch, deadline, args.recheck, args.listed):
                     print("time is up: run again to go on", flush=True)
                     break
         finally:
             stop_child()
             shutil.rmtree(tree)
+    problems = 0
     for module in modules:
         r = report(module, config)
         done = r["killed"] + r["survived"]
@@ -472,11 +587,21 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{module}: {r['mutants']} mutants, {r['killed']} killed, {r['survived']} survived, "
             f"{r['equivalent']} equivalent, {r['incompetent']} incompetent, {r['pending']} "
-            f"pending; score (killed of the non-equivalent run) {score}"
+            f"pending; score (killed of the non-equivalent run) {score}; {r['listed']} listed as "
+            f"equivalent, {len(r['stale'])} of them stale"
         )
+        if r["outdated"]:
+            print("  the record is of another version of the module: run it again")
         for s in r["survivors"]:
-            print(f"  line {s['line']}: {s['operator']}")
-            print("    " + "\n    ".join(s["diff"].splitlines()[2:]))
+            print(f"  line {s['line']}: {s['operator']}, key {toml_key(s['key'])}")
+            print("    " + "\n    ".join((s["diff"] or "").splitlines()[2:]))
+        for key in r["stale"]:
+            print(f"  stale equivalent (matches no mutant of the module now): {toml_key(key)}")
+        for key in r["killed_listed"]:
+            print(f"  listed as equivalent but killed in the record: {toml_key(key)}")
+        problems += len(r["stale"])
+    if problems:
+        print(f"{problems} stale equivalent keys in {CONFIG.relative_to(ROOT)}: review them again")
     return 0
 
 

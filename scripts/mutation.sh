@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Mutation testing of the scoring cores, readers, checked_metric and compare (outside CI: too
 # slow for it). Arguments go to scripts/mutation.py: module paths (default: every module listed
-# in pyproject.toml), --minutes N (stop after N minutes; run again to go on), --recheck (run the
-# survivors again after adding tests), --report. How to read the results: docs/mutation.md.
+# in scripts/mutation.toml), --minutes N (stop after N minutes; run again to go on), --recheck
+# (run the survivors again after adding tests), --report. How to read the results:
+# docs/mutation.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=${TASKEVAL_VENV:-.venv}
