@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from .compare import compare, compare_rows, intervals
     from .install import install_metrics, uninstall_metrics
     from .registry import list_metrics, metric_dir
+    from .trainer import trainer_compute_metrics
 
 __version__ = "0.1.0"
 
@@ -40,6 +41,7 @@ _EXPORTS = {
     "read_official": "api",
     "references_from_hub": "api",
     "score_files": "api",
+    "trainer_compute_metrics": "trainer",
     "uninstall_metrics": "install",
 }
 
@@ -54,6 +56,7 @@ __all__ = [
     "read_official",
     "references_from_hub",
     "score_files",
+    "trainer_compute_metrics",
     "uninstall_metrics",
 ]
 

@@ -82,88 +82,118 @@ def trainer_for(
 # --- FEVER: claim label prediction, with evidence from a (stub) retriever ----------------------
 
 
-def fever_claims(n: int, seed: int) -> dict:
+def fever_claims(n: int, seed: int) -> list[dict]:
+    """The task's file: claim i is row i."""
     rng = random.Random(seed)
-    claims = {}
+    claims = []
     for i in range(n):
         label = FEVER_LABELS[i % 3]
         page = f"Page_{rng.randint(0, 20)}"
         if label == "NOT ENOUGH INFO":
-            gold = {"label": label, "evidence": [[[i, None, None, None]]]}
+            gold = {"id": 1000 + i, "label": label, "evidence": [[[i, None, None, None]]]}
             retrieved = [[page, 0]]
         else:
-            gold = {"label": label, "evidence": [[[i, i, page, rng.randint(0, 5)]]]}
-            retrieved = [gold["evidence"][0][0][2:]] if rng.random() < 0.6 else [[page, 9]]
-        claims[1000 + i] = {
-            "text": f"claim {page} {label.lower()}",
-            "gold": gold,
-            "retrieved": retrieved,
-        }
+            evidence = [[[i, i, page, rng.randint(0, 5)]]]
+            gold = {"id": 1000 + i, "label": label, "evidence": evidence}
+            retrieved = [evidence[0][0][2:]] if rng.random() < 0.6 else [[page, 9]]
+        claims.append(
+            {"text": f"claim {page} {label.lower()}", "gold": gold, "retrieved": retrieved}
+        )
     return claims
 
 
-def fever_rows(claims: dict, claim_ids, label_ids) -> dict:
-    """Model outputs → fever_score rows, by claim id (the eval dataset's `row_id` column)."""
-    predictions, references = [], []
-    for claim_id, label in zip(claim_ids, label_ids):
-        claim = claims[int(claim_id)]
-        predictions.append(
-            {"predicted_label": FEVER_LABELS[int(label)], "predicted_evidence": claim["retrieved"]}
-        )
-        references.append(claim["gold"])
-    return {"predictions": predictions, "references": references}
+def fever_rows_of(claims: list[dict]):
+    """``rows`` for trainer_compute_metrics: row numbers and logits → fever_score rows."""
+
+    def rows(row_ids: list[int], outputs: list) -> dict:
+        return {
+            "predictions": [
+                {
+                    "predicted_label": FEVER_LABELS[int(logits.argmax())],
+                    "predicted_evidence": claims[i]["retrieved"],
+                }
+                for i, logits in zip(row_ids, outputs)
+            ],
+            "references": [claims[i]["gold"] for i in row_ids],
+        }
+
+    return rows
 
 
-def fever_datasets():
-    claims = fever_claims(40, seed=1)
-    ids = list(claims)
-    texts = [claims[i]["text"] for i in ids]
-    labels = [FEVER_LABELS.index(claims[i]["gold"]["label"]) for i in ids]
-    return claims, encode(texts, labels, ids), encode(texts[:20], labels[:20], ids[:20])
-
-
-def test_fever_compute_metrics_in_trainer(tmp_path):
-    claims, train, evaluation = fever_datasets()
-    metric = taskeval.load("fever_score")
-
-    def compute_metrics(eval_pred):
-        labels = eval_pred.predictions.argmax(-1)
-        return metric.compute(**fever_rows(claims, evaluation["row_id"], labels))
-
-    trainer = trainer_for(tiny_model(3), train, evaluation, compute_metrics, tmp_path)
-    trainer.train()
-    logged = trainer.evaluate()
-    outputs = trainer.predict(evaluation)
-    direct = taskeval.load("fever_score").compute(
-        **fever_rows(claims, evaluation["row_id"], outputs.predictions.argmax(-1))
+def fever_dataset(claims: list[dict], row_ids: list[int]) -> datasets.Dataset:
+    return encode(
+        [claims[i]["text"] for i in row_ids],
+        [FEVER_LABELS.index(claims[i]["gold"]["label"]) for i in row_ids],
+        row_ids,
     )
-    assert {k: logged[f"eval_{k}"] for k in direct} == direct
 
 
-def test_fever_batch_eval_metrics_in_trainer(tmp_path):
-    claims, train, evaluation = fever_datasets()
-    metric = taskeval.load("fever_score")
-    seen = {"rows": 0}
+def direct_numbers(metric: str, rows, dataset: datasets.Dataset, logits) -> dict:
+    """compute() on the dataset's rows in file order, the outputs paired by hand."""
+    by_row = dict(zip(dataset["row_id"], logits))
+    ordered = sorted(by_row)
+    return taskeval.load(metric).compute(**rows(ordered, [by_row[i] for i in ordered]))
 
-    def compute_metrics(eval_pred, compute_result: bool):
-        # Batches come in eval-dataset order: the running offset maps them back to claim ids.
-        labels = eval_pred.predictions.argmax(-1).cpu().numpy()
-        start = seen["rows"]
-        seen["rows"] += len(labels)
-        metric.add_batch(**fever_rows(claims, evaluation["row_id"][start : seen["rows"]], labels))
-        if compute_result:
-            seen["rows"] = 0
-            return metric.compute()
-        return {}
 
+@pytest.mark.parametrize("batch_eval_metrics", [False, True])
+def test_fever_evaluate_other_datasets_and_predict(tmp_path, batch_eval_metrics):
+    """trainer.evaluate(other) and trainer.predict(test), of other sizes and orders than the
+    eval dataset, score their own rows; so does the evaluation during training."""
+    claims = fever_claims(60, seed=1)
+    rng = random.Random(5)
+    train = fever_dataset(claims, list(range(60)))
+    evaluation = fever_dataset(claims, list(range(40)))
+    other = fever_dataset(claims, rng.sample(range(30, 60), 21))  # shuffled, 21 rows
+    test = fever_dataset(claims, list(range(59, 9, -3)))  # reversed, 17 rows
+    rows = fever_rows_of(claims)
     trainer = trainer_for(
-        tiny_model(3), train, evaluation, compute_metrics, tmp_path, batch_eval_metrics=True
+        tiny_model(3),
+        train,
+        evaluation,
+        taskeval.trainer_compute_metrics("fever_score", rows),
+        tmp_path,
+        batch_eval_metrics=batch_eval_metrics,
+        label_names=["labels", "row_id"],
+        eval_strategy="steps",
+        eval_steps=3,  # evaluates once during training, after the last step
     )
     trainer.train()
+    during = [e for e in trainer.state.log_history if "eval_strict_score" in e]
+    assert len(during) == 1
+    numbers = {}
+    for name, dataset in (("evaluation", evaluation), ("other", other), ("test", test)):
+        predicted = trainer.predict(dataset)
+        direct = direct_numbers("fever_score", rows, dataset, predicted.predictions)
+        assert {k: predicted.metrics[f"test_{k}"] for k in direct} == direct
+        logged = trainer.evaluate(eval_dataset=dataset)
+        assert {k: logged[f"eval_{k}"] for k in direct} == direct
+        numbers[name] = direct
+    assert {k: during[0][f"eval_{k}"] for k in numbers["evaluation"]} == numbers["evaluation"]
+    assert numbers["other"] != numbers["evaluation"] != numbers["test"]
+
+
+def test_fever_misaligned_datasets_give_no_wrong_number(tmp_path):
+    claims = fever_claims(12, seed=1)
+    dataset = fever_dataset(claims, list(range(12)))
+    trainer = trainer_for(
+        tiny_model(3),
+        dataset,
+        dataset,
+        taskeval.trainer_compute_metrics("fever_score", fever_rows_of(claims)),
+        tmp_path,
+        label_names=["labels", "row_id"],
+    )
+    # Rows evaluated twice (a dataset concatenated with itself) are refused.
+    twice = datasets.concatenate_datasets([dataset, dataset.select([4])])
+    with pytest.raises(ValueError, match="row id 4 was evaluated twice"):
+        trainer.evaluate(eval_dataset=twice)
+    # Without its row-id column a dataset has no labels, and the Trainer computes no metric.
+    logged = trainer.evaluate(eval_dataset=dataset.remove_columns("row_id"))
+    assert not [k for k in logged if "score" in k or "evidence" in k]
+    # The same compute_metrics then scores a well-formed dataset.
     logged = trainer.evaluate()
-    outputs = trainer.predict(evaluation)
-    direct = taskeval.load("fever_score").compute(
-        **fever_rows(claims, evaluation["row_id"], outputs.predictions.argmax(-1))
+    direct = direct_numbers(
+        "fever_score", fever_rows_of(claims), dataset, trainer.predict(dataset).predictions
     )
     assert {k: logged[f"eval_{k}"] for k in direct} == direct
 
@@ -192,67 +222,52 @@ def tydiqa_data(n: int, seed: int):
     return references, texts, labels
 
 
-def tydiqa_rows(example_ids, logits) -> list[dict]:
-    """Model outputs → prediction rows, leaving the argmax and the max logit as the model gives
-    them (0-d torch tensors, or numpy scalars): the metric reads them as plain values."""
-    return [
-        {
-            "example_id": example_id,
-            "language": "arabic",
-            "passage_answer_index": row.argmax(),
-            "passage_answer_score": row.max(),
-            "minimal_answer": {"start_byte_offset": -1, "end_byte_offset": -1},
-            "minimal_answer_score": row.max(),
+def tydiqa_rows_of(references: list[dict]):
+    """Model outputs → rows, leaving the argmax and the max logit as numpy gives them (numpy
+    scalars): the metric reads them as plain values."""
+
+    def rows(row_ids: list[int], outputs: list) -> dict:
+        return {
+            "predictions": [
+                {
+                    "example_id": references[i]["example_id"],
+                    "language": "arabic",
+                    "passage_answer_index": logits.argmax(),
+                    "passage_answer_score": logits.max(),
+                    "minimal_answer": {"start_byte_offset": -1, "end_byte_offset": -1},
+                    "minimal_answer_score": logits.max(),
+                }
+                for i, logits in zip(row_ids, outputs)
+            ],
+            "references": [references[i] for i in row_ids],
         }
-        for example_id, row in zip(example_ids, logits)
-    ]
+
+    return rows
 
 
-def test_tydiqa_batch_eval_metrics_with_tensors_as_they_come(tmp_path):
+def test_tydiqa_batch_eval_metrics_with_nested_results(tmp_path):
     references, texts, labels = tydiqa_data(24, seed=3)
-    ids = [r["example_id"] for r in references]
-    dataset = encode(texts, labels, ids)
-    metric = taskeval.load("tydiqa")
-    seen = {"rows": 0, "types": set()}
-
-    def compute_metrics(eval_pred, compute_result: bool):
-        logits = eval_pred.predictions  # a torch tensor, float32
-        start = seen["rows"]
-        seen["rows"] += len(logits)
-        rows = tydiqa_rows(ids[start : seen["rows"]], logits)
-        seen["types"].add(type(rows[0]["passage_answer_index"]).__module__)
-        metric.add_batch(predictions=rows, references=references[start : seen["rows"]])
-        if compute_result:
-            seen["rows"] = 0
-            result = metric.compute()
-            return {k: v for k, v in result.items() if k != "per_language"}
-        return {}
-
+    dataset = encode(texts, labels, list(range(24)))
+    rows = tydiqa_rows_of(references)
     trainer = trainer_for(
-        tiny_model(4), dataset, dataset, compute_metrics, tmp_path, batch_eval_metrics=True
+        tiny_model(4),
+        dataset,
+        dataset,
+        taskeval.trainer_compute_metrics("tydiqa", rows),
+        tmp_path,
+        batch_eval_metrics=True,
+        label_names=["labels", "row_id"],
     )
     trainer.train()
-    logged = trainer.evaluate()
-    assert seen["types"] == {"torch"}  # the rows held tensors, not converted values
-    logits = trainer.predict(dataset).predictions  # numpy float32
-    plain = [
-        {
-            **row,
-            "passage_answer_index": int(row["passage_answer_index"]),
-            "passage_answer_score": float(row["passage_answer_score"]),
-            "minimal_answer_score": float(row["minimal_answer_score"]),
-        }
-        for row in tydiqa_rows(ids, logits)
-    ]
-    direct = taskeval.load("tydiqa").compute(predictions=plain, references=references)
-    direct.pop("per_language")
+    subset = dataset.select([20, 3, 11, 7, 15, 0, 22, 9, 18])
+    logged = trainer.evaluate(eval_dataset=subset)
+    logits = trainer.predict(subset).predictions  # numpy float32
+    direct = direct_numbers("tydiqa", rows, subset, logits)
+    per_language = direct.pop("per_language")
     assert {k: logged[f"eval_{k}"] for k in direct} == direct
-    # numpy scalars (compute_metrics without batch_eval_metrics) give the same numbers.
-    numpy_rows = taskeval.load("tydiqa").compute(
-        predictions=tydiqa_rows(ids, logits), references=references
-    )
-    numpy_rows.pop("per_language")
-    assert numpy_rows == direct
+    assert {
+        k: logged[f"eval_per_language/arabic/{k}"] for k in per_language["arabic"]
+    } == per_language["arabic"]
 
 
 # --- SciFact: abstract label prediction per claim–abstract pair, rows rebuilt per claim --------
@@ -287,18 +302,24 @@ def scifact_data(n_claims: int, seed: int):
     return references, pairs, rationale
 
 
-def scifact_rows(references, pairs, rationale, pair_ids, label_ids) -> dict:
-    """Pair-level label predictions → one SciFact prediction row per claim, in gold order."""
-    evidence: dict[int, list] = {r["id"]: [] for r in references}
-    for pair_id, label in zip(pair_ids, label_ids):
-        claim_id, doc_id, _ = pairs[int(pair_id)]
-        if SCIFACT_LABELS[int(label)] != "NOT_ENOUGH_INFO":
-            sentences = rationale.get((claim_id, doc_id), [0, 1])
-            evidence[claim_id].append(
-                {"doc_id": doc_id, "label": SCIFACT_LABELS[int(label)], "sentences": sentences}
-            )
-    predictions = [{"id": r["id"], "evidence": evidence[r["id"]]} for r in references]
-    return {"predictions": predictions, "references": references}
+def scifact_rows_of(references, pairs, rationale):
+    """Pair-level label predictions → one SciFact row per claim of the evaluated pairs, in gold
+    order (pairs are listed claim by claim, so pair numbers follow the claims' file order)."""
+
+    def rows(pair_ids: list[int], outputs: list) -> dict:
+        evidence: dict[int, list] = {}
+        for pair_id, logits in zip(pair_ids, outputs):
+            claim_id, doc_id, _ = pairs[pair_id]
+            label = SCIFACT_LABELS[int(logits.argmax())]
+            found = evidence.setdefault(claim_id, [])
+            if label != "NOT_ENOUGH_INFO":
+                sentences = rationale.get((claim_id, doc_id), [0, 1])
+                found.append({"doc_id": doc_id, "label": label, "sentences": sentences})
+        gold = [r for r in references if r["id"] in evidence]
+        predictions = [{"id": r["id"], "evidence": evidence[r["id"]]} for r in gold]
+        return {"predictions": predictions, "references": gold}
+
+    return rows
 
 
 def test_scifact_leaderboard_numbers_in_trainer(tmp_path):
@@ -312,29 +333,62 @@ def test_scifact_leaderboard_numbers_in_trainer(tmp_path):
     leaderboard = evaluate.combine(
         [taskeval.load("scifact_abstract"), taskeval.load("scifact_sentence")]
     )
-
-    def compute_metrics(eval_pred):
-        labels = eval_pred.predictions.argmax(-1)
-        return leaderboard.compute(
-            **scifact_rows(references, pairs, rationale, dataset["row_id"], labels)
-        )
-
+    rows = scifact_rows_of(references, pairs, rationale)
     trainer = trainer_for(
-        tiny_model(3), dataset, dataset, compute_metrics, tmp_path, max_steps=40, learning_rate=1e-2
+        tiny_model(3),
+        dataset,
+        dataset,
+        taskeval.trainer_compute_metrics(leaderboard, rows),
+        tmp_path,
+        max_steps=40,
+        learning_rate=1e-2,
+        label_names=["labels", "row_id"],
     )
     trainer.train()
-    logged = trainer.evaluate()
-    outputs = trainer.predict(dataset)
-    rows = scifact_rows(
-        references, pairs, rationale, dataset["row_id"], outputs.predictions.argmax(-1)
+    half = dataset.select(range(len(pairs) - 1, -1, -2))  # every other pair, reversed
+    for evaluated in (dataset, half):
+        logged = trainer.evaluate(eval_dataset=evaluated)
+        outputs = trainer.predict(evaluated).predictions
+        by_row = dict(zip(evaluated["row_id"], outputs))
+        inputs = rows(sorted(by_row), [by_row[i] for i in sorted(by_row)])
+        direct = {
+            **taskeval.load("scifact_abstract").compute(**inputs),
+            **taskeval.load("scifact_sentence").compute(**inputs),
+        }
+        assert len(direct) == 12
+        assert any(row["evidence"] for row in inputs["predictions"])  # abstracts were predicted
+        assert {k: logged[f"eval_{k}"] for k in direct} == direct
+
+
+def test_trainer_in_two_processes_scores_the_rows_evaluated(tmp_path):
+    """torchrun, two processes: the Trainer shards an odd-sized shuffled dataset, gathers the
+    outputs (dropping the rows repeated to even out the shards) and every process scores the
+    evaluated rows in file order."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    worker = Path(__file__).with_name("trainer_worker.py")
+    done = subprocess.run(
+        [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2",
+         str(worker), str(tmp_path)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    printed = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert len(printed) == 2  # both processes computed
+    # The same model in this one process, predicting the same rows.
+    sys.path.insert(0, str(worker.parent))
+    from trainer_worker import evaluated_rows, fever_setup
+
+    claims, model, dataset = fever_setup()
+    single = trainer_for(model, dataset, dataset, None, tmp_path, label_names=["labels", "row_id"])
+    subset = dataset.select(evaluated_rows())
+    direct = direct_numbers(
+        "fever_score", fever_rows_of(claims), subset, single.predict(subset).predictions
     )
-    direct = {
-        **taskeval.load("scifact_abstract").compute(**rows),
-        **taskeval.load("scifact_sentence").compute(**rows),
-    }
-    assert len(direct) == 12
-    assert any(row["evidence"] for row in rows["predictions"])  # abstracts were predicted
-    assert {k: logged[f"eval_{k}"] for k in direct} == direct
+    assert printed[0] == printed[1] == {f"eval_{k}": v for k, v in direct.items()}
 
 
 def test_gather_with_accelerate_and_compute_on_the_main_process(tmp_path):
