@@ -543,7 +543,7 @@ def _check_statistics(problems: list[str], contract: MetricContract) -> None:
         _callable(problems, f"CONTRACT.statistics(...).{part}", getattr(made, part))
 
 
-def _check_space(problems: list[str], space: Any, files: Any) -> None:
+def _check_space(problems: list[str], space: Any) -> None:
     if not _of(problems, "CONTRACT.space", space, SpaceContract):
         return
     _text(problems, "CONTRACT.space.file_help", space.file_help)
@@ -574,9 +574,58 @@ def check(module: Any, name: str) -> MetricContract:
     _check_files(problems, contract.files)
     _check_settings(problems, contract)
     _check_reader(problems, contract.reader)
-    _check_space(problems, contract.space, contract.files)
+    _check_space(problems, contract.space)
     if not problems:
         _check_statistics(problems, contract)
     if problems:
         raise ContractError(f"metric {name!r} does not meet the contract: " + "; ".join(problems))
+    return contract
+
+
+_REQUIRED_FILES = ("{name}.py", "contract.py", "README.md", "requirements.txt")
+
+
+def check_folder(folder: str | PathLike, space: str | PathLike | None = None) -> MetricContract:
+    """Check a metric folder (and, given, its Space folder) against the contract; returns its
+    ``CONTRACT``, else raises a ``ContractError`` saying what is missing.
+
+    The folder's ``contract.py`` is imported as a module of a package made of the folder (so its
+    relative imports work), under a name of its own: any folder can be checked, wherever it is.
+    """
+    import importlib
+    import importlib.util
+    import itertools
+    import sys
+    from importlib.machinery import ModuleSpec
+    from pathlib import Path
+
+    folder = Path(folder)
+    name = folder.name
+    files = [f.format(name=name) for f in _REQUIRED_FILES]
+    missing = [f for f in files if not (folder / f).is_file()]
+    if missing:
+        raise ContractError(f"metric folder {folder} lacks {', '.join(missing)}")
+    package = next(
+        f"_taskeval_checked_{n}"
+        for n in itertools.count()
+        if f"_taskeval_checked_{n}" not in sys.modules
+    )
+    spec = ModuleSpec(package, None, is_package=True)
+    spec.submodule_search_locations = [str(folder)]
+    sys.modules[package] = importlib.util.module_from_spec(spec)
+    try:
+        module = importlib.import_module(f"{package}.contract")
+    except Exception as e:
+        raise ContractError(f"metric {name!r}: its contract.py does not import: {e!r}") from e
+    contract = check(module, name)
+    if space is not None:
+        space = Path(space)
+        problems = [] if (space / "app.py").is_file() else [f"{space} has no app.py"]
+        for side, path in contract.space.examples.items():
+            if not (space / "examples" / path).exists():
+                problems.append(f"the {side} example {space / 'examples' / path} does not exist")
+        if problems:
+            raise ContractError(
+                f"metric {name!r}: its Space does not meet the contract: " + "; ".join(problems)
+            )
     return contract
