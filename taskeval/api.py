@@ -81,10 +81,10 @@ def score_files(
 ) -> dict[str, Any]:
     """Score official files with the metrics' plain scoring cores (what ``taskeval score`` prints).
 
-    ``name`` is one metric or several (``"scifact_abstract,scifact_sentence"`` or a list): their
-    numbers are merged into one dict, and metrics whose readers share a group (the two SciFact
-    levels) read and score the files once. ``options`` are the metrics' ``compute()`` options
-    and, for a metric with configs, its config by the config's name (``scenario="scenario2"``;
+    ``name`` is one metric or several (``"a,b"`` or a list): their numbers are merged into one
+    dict, and metrics whose readers share a group (``CONTRACT.reader.group``) read and score the
+    files once. ``options`` are the metrics' ``compute()`` options
+    and, for a metric with configs, its config by the config's name (``CONTRACT.config.name``;
     such a metric's ``predictions`` may hold several configs, or be a folder of several
     submissions: see its ``CONTRACT.reader.score_files``).
     """

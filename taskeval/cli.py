@@ -590,7 +590,7 @@ def _score_table(result: dict) -> str:
         by_depth.setdefault(len(labels), []).append((labels, flat))
     for group in by_depth.values():
         columns = list(dict.fromkeys(k for _, flat in group for k in flat))
-        # A level every row shares (TyDi QA's per_language) heads the table instead.
+        # A level every row shares (such as a per-language breakdown) heads the table instead.
         shared = 0
         while shared < len(group[0][0]) - 1 and len({g[0][shared] for g in group}) == 1:
             shared += 1

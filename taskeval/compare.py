@@ -227,7 +227,7 @@ def _resample(
         return boot, perm, n
     units = [a.units(system) for system in systems]
     sizes = _stratum_sizes(units)
-    # Resamples are drawn within each stratum (for TyDi QA: each language).
+    # Resamples are drawn within each stratum (such as each language).
     draws = {s: boot_rng.integers(0, size, size=(resamples, size)) for s, size in sizes.items()}
     boot = _rows(_bootstrap_rows, a, units, draws, resamples, workers)
     perm = None
@@ -334,9 +334,9 @@ def compare(
 
     ``predictions`` lists one prediction file (for a metric whose files are folders: one
     submission folder) per system; the first is the baseline every other is compared with. For
-    a metric with configs (``ehealthkd``'s scenarios) the result has one entry per config the
+    a metric with configs (``CONTRACT.config``) the result has one entry per config the
     submissions hold, each computed on that config's gold; the config's keyword
-    (``scenario="scenario2"``) picks one. See ``compare_rows`` for the rest.
+    (``CONTRACT.config.name``) picks one. See ``compare_rows`` for the rest.
     """
     if isinstance(predictions, (str, PathLike)):
         predictions = [predictions]

@@ -154,11 +154,11 @@ class Option(_Record):
 
 class Config(_Record):
     """The metric's ``evaluate`` configurations (``evaluate.load(name, config)``), of which the
-    command line picks one with ``flag`` (``--scenario``) and the library with the keyword
-    ``name`` (``scenario=``).
+    command line picks one with ``flag`` (``--<name>``) and the library with the keyword
+    ``name``.
 
-    ``values`` are the config names; ``parse`` turns the command-line text into one (``"2"`` →
-    ``"scenario2"``), ``expected`` says what it takes. ``default`` is the config of
+    ``values`` are the config names; ``parse`` turns the command-line text into one (a number
+    into the config's name, say), ``expected`` says what it takes. ``default`` is the config of
     ``evaluate.load(name)``. ``pairs(references, predictions, value)`` gives, for files holding
     several configurations, ``(config, references, predictions)`` for each one to score
     (``value`` picks one): what ``compare`` scores config by config.

@@ -224,7 +224,7 @@ def scores_table(result: dict[str, Any], prefix: str = "") -> list[list[str]]:
 
 
 def group_table(result: dict[str, Any]) -> pd.DataFrame | None:
-    """Nested results (e.g. TyDi QA's ``per_language``) as one row per group, one column per
+    """Nested results (e.g. scores per language) as one row per group, one column per
     score; None when the result is flat. ``scores_table`` flattens the same values."""
     rows, columns = [], ["group"]
     for key, groups in result.items():

@@ -45,8 +45,8 @@ class SumAdapter:
 class StratifiedUnits:
     """One system's units in strata.
 
-    ``parts[stratum]`` holds one object array per part of a unit's statistics (for TyDi QA:
-    the passage and the minimal-answer tuple), indexed by unit; resampling indexes them all
+    ``parts[stratum]`` holds one object array per part of a unit's statistics (say, one
+    tuple per task), indexed by unit; resampling indexes them all
     with the same draw.
     """
 
