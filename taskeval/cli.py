@@ -1,9 +1,9 @@
 """``taskeval``: score official files, compare systems, list the metrics, install them.
 
 stdout carries the result only: JSON by default (``--table``: a table for people; a metric may
-offer formats of its own, such as ``--csv``). Every error is one line on stderr; the exit status is 2 for a usage error and 1 for
-a data error (a bad file, a bad row). Only what a command uses is imported: scoring a file
-needs neither numpy nor evaluate.
+offer formats of its own, such as ``--csv``). Every error is one line on stderr; the exit status
+is 2 for a usage error and 1 for a data error (a bad file, a bad row). Only what a command uses
+is imported: scoring a file needs neither numpy nor evaluate.
 
 A subcommand is a ``(setup, run)`` pair in ``COMMANDS``: ``setup`` adds its arguments to its
 parser, ``run`` takes the parsed arguments and returns the exit status. ``score`` and
