@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from os import PathLike
 
-from .registry import list_metrics, metric_dir, metric_file, metric_module
+from .registry import contract, list_metrics, metric_dir
 
 TYPE_CHECKING = False  # typing costs the command line milliseconds at start
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ def read_official(
     ``taskeval.load(name).compute(**taskeval.read_official(name, references=R, predictions=P))``
     gives the official scorer's numbers on those files.
     """
-    return metric_module(name, "inputs").read_official(references, predictions)
+    return contract(name).reader.read_official(references, predictions)
 
 
 def metric_names(names: str | Sequence[str]) -> list[str]:
@@ -77,40 +77,43 @@ def score_files(
     *,
     references: StrPath | None = None,
     predictions: StrPath,
-    scenario: str | None = None,
     **options: Any,
 ) -> dict[str, Any]:
     """Score official files with the metrics' plain scoring cores (what ``taskeval score`` prints).
 
-    ``name`` is one metric or several (``"scifact_abstract,scifact_sentence"`` or a list): their
-    numbers are merged into one dict, and metrics that share a reader (the two SciFact levels)
-    read and score the files once. ``options`` are the metrics' ``compute()`` options;
-    ``scenario`` ("scenario1", ...) is for ``ehealthkd``, whose ``predictions`` may also be a
-    folder of several submissions (see its ``inputs.score_files``).
+    ``name`` is one metric or several (``"a,b"`` or a list): their numbers are merged into one
+    dict, and metrics whose readers share a group (``CONTRACT.reader.group``) read and score the
+    files once. ``options`` are the metrics' ``compute()`` options
+    and, for a metric with configs, its config by the config's name (``CONTRACT.config.name``;
+    such a metric's ``predictions`` may hold several configs, or be a folder of several
+    submissions: see its ``CONTRACT.reader.score_files``).
     """
     names = metric_names(name)
-    if scenario is not None and "ehealthkd" not in names:
-        raise ValueError("scenario is an ehealthkd setting")
-    # Metrics whose folders hold the same inputs module (a link in the repository, a copy in an
-    # installed package) are scored together, the files read once.
-    groups: dict[bytes, list[str]] = {}
-    for metric in names:
-        with open(metric_file(metric, "inputs.py"), "rb") as f:
-            groups.setdefault(f.read(), []).append(metric)
-    accepted = {metric: set(metric_module(metric, "inputs").OPTIONS) for metric in names}
+    contracts = [contract(metric) for metric in names]
+    # An unset config (None) is no setting: the files then tell it.
+    options = {
+        k: v
+        for k, v in options.items()
+        if v is not None or any(c.option(k) is not None for c in contracts)
+    }
+    accepted = {c.name: set(c.setting_names()) for c in contracts}
     unknown = sorted(set(options) - set().union(*accepted.values()))
     if unknown:
         raise ValueError(f"{', '.join(names)} take no option {', '.join(unknown)}")
+    groups: dict[tuple[str, str], list] = {}
+    for c in contracts:
+        key = ("group", c.reader.group) if c.reader.group is not None else ("metric", c.name)
+        groups.setdefault(key, []).append(c)
     result: dict[str, Any] = {}
     for group in groups.values():
-        module = metric_module(group[0], "inputs")
-        kwargs = {k: v for k, v in options.items() if k in accepted[group[0]]}
-        if group[0] == "ehealthkd" and scenario is not None:
-            kwargs["scenario"] = scenario
+        reader = group[0].reader
+        kwargs = {k: v for k, v in options.items() if k in accepted[group[0].name]}
         if len(group) == 1:
-            scores = module.score_files(references, predictions, **kwargs)
+            scores = reader.score_files(references, predictions, **kwargs)
         else:
-            scores = module.score_metrics(group, references, predictions, **kwargs)
+            scores = reader.score_metrics(
+                [c.name for c in group], references, predictions, **kwargs
+            )
         clash = sorted(set(scores) & set(result))
         if clash:
             raise ValueError(f"{', '.join(names)} both give {', '.join(clash)}: score them apart")
@@ -120,4 +123,7 @@ def score_files(
 
 def references_from_hub(name: str, rows: Any, **kwargs: Any) -> list[dict]:
     """Turn rows of the task's Hugging Face Hub dataset into ``references`` for ``compute()``."""
-    return metric_module(name, "inputs").references_from_hub(rows, **kwargs)
+    convert = contract(name).reader.references_from_hub
+    if convert is None:
+        raise ValueError(f"{name} reads no Hub dataset rows")
+    return convert(rows, **kwargs)

@@ -1,9 +1,9 @@
 """``taskeval``: score official files, compare systems, list the metrics, install them.
 
-stdout carries the result only: JSON by default (``--table``: a table for people; ``--csv`` for
-eHealth-KD). Every error is one line on stderr; the exit status is 2 for a usage error and 1 for
-a data error (a bad file, a bad row). Only what a command uses is imported: scoring a file
-needs neither numpy nor evaluate.
+stdout carries the result only: JSON by default (``--table``: a table for people; a metric may
+offer formats of its own, such as ``--csv``). Every error is one line on stderr; the exit status
+is 2 for a usage error and 1 for a data error (a bad file, a bad row). Only what a command uses
+is imported: scoring a file needs neither numpy nor evaluate.
 
 A subcommand is a ``(setup, run)`` pair in ``COMMANDS``: ``setup`` adds its arguments to its
 parser, ``run`` takes the parsed arguments and returns the exit status. ``score`` and
@@ -23,9 +23,10 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, NoReturn
 
 from . import __version__
+from .contract import MetricContract, OutputFormat, ResultFilter
 from .defaults import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, METHODS
-from .entry import silence_stdout
-from .registry import list_metrics, metric_module
+from .pipes import silence_stdout
+from .registry import contract, list_metrics
 
 USAGE_ERROR = 2
 DATA_ERROR = 1
@@ -93,51 +94,20 @@ def _fraction(text: str) -> float:
     return value
 
 
-def _scenario(text: str) -> str:
-    number = text.removeprefix("scenario")
-    if number not in ("1", "2", "3"):
-        raise ValueError(text)
-    return f"scenario{number}"
-
-
 # ---------------------------------------------------------------------------------------------
-# What each metric reads: the help of --references and --predictions.
-
-_FILES = {
-    "fever_score": (
-        "gold JSONL, paired with the predictions line by line (optional where each prediction "
-        "line carries its own 'label' and 'evidence')",
-        "predictions JSONL (id, predicted_label, predicted_evidence)",
-    ),
-    "scifact_abstract": (
-        "gold claims JSONL (claims_dev.jsonl)",
-        "predictions JSONL in the leaderboard's format",
-    ),
-    "ehealthkd": (
-        "gold: a scenario folder (input_scenarioN.txt with its output_a_/output_b_ files) or a "
-        "folder of scenario folders (scenario1-main, scenario2-taskA, scenario3-taskB)",
-        "a submission laid out like the gold",
-    ),
-    "tydiqa": (
-        "gold JSONL of the TyDi QA dev set (.jsonl or .jsonl.gz)",
-        "predictions JSONL in the official format",
-    ),
-}
-_FILES["scifact_sentence"] = _FILES["scifact_abstract"]
-_NEEDS_REFERENCES = ("scifact_abstract", "scifact_sentence", "ehealthkd", "tydiqa")
-# Metrics scored anew on each resample, in worker processes.
-_WORKERS = ("tydiqa",)
+# What each metric reads and takes: its contract (see ``taskeval.contract``).
 
 
 def _file_arguments(parser: argparse.ArgumentParser, metrics: list[str], systems: bool) -> None:
-    described = {_FILES[m] for m in metrics}
+    files = [contract(m).files for m in metrics]
+    described = {(f.references.help, f.predictions.help) for f in files}
     refs, preds = described.pop() if len(described) == 1 else ("gold file", "predictions file")
-    if metrics == ["ehealthkd"] and not systems:
-        preds += ", or a folder of several submissions (each scored on its own)"
+    if len(files) == 1 and files[0].submissions and not systems:
+        preds += ", " + files[0].submissions
     parser.add_argument(
         "--references",
         metavar="PATH",
-        required=any(m in _NEEDS_REFERENCES for m in metrics),
+        required=any(not f.references.optional for f in files),
         help=refs,
     )
     parser.add_argument(
@@ -152,27 +122,30 @@ def _file_arguments(parser: argparse.ArgumentParser, metrics: list[str], systems
 def _metric_arguments(parser: argparse.ArgumentParser, metrics: list[str]) -> None:
     group = parser.add_argument_group("options of the metric")
     seen = set()
-    for metric in metrics:
-        for option, (parse, metavar, help_text) in metric_module(metric, "inputs").OPTIONS.items():
-            if option in seen:
+    for metric in map(contract, metrics):
+        for option in metric.options:
+            if option.name in seen:
                 continue
-            seen.add(option)
+            seen.add(option.name)
             group.add_argument(
-                "--" + option.replace("_", "-"),
-                dest=option,
-                metavar=metavar,
-                type=_typed(parse, metavar),
+                option.flag,
+                dest=option.name,
+                metavar=option.metavar,
+                type=_typed(option.parse, option.metavar),
                 default=argparse.SUPPRESS,
-                help=help_text,
+                help=option.help,
             )
-    if "ehealthkd" in metrics:
-        group.add_argument(
-            "--scenario",
-            metavar="N",
-            type=_typed(_scenario, "1, 2 or 3"),
-            help="score scenario N only (1: key phrases and relations, 2: key phrases, "
-            "3: relations); also names the scenario of a folder whose names do not tell it",
-        )
+        config = metric.config
+        if config is not None and config.name not in seen:
+            seen.add(config.name)
+            group.add_argument(
+                config.flag,
+                dest=config.name,
+                metavar=config.metavar,
+                type=_typed(config.parse, config.expected),
+                default=argparse.SUPPRESS,
+                help=config.help,
+            )
 
 
 def _resampling_arguments(parser: argparse.ArgumentParser, metric: str, when: str) -> None:
@@ -198,7 +171,7 @@ def _resampling_arguments(parser: argparse.ArgumentParser, metric: str, when: st
         default=DEFAULT_CONFIDENCE,
         help="confidence level of the intervals (default %(default)s)",
     )
-    if metric in _WORKERS:
+    if contract(metric).resamples_in_processes():
         group.add_argument(
             "--workers",
             metavar="N",
@@ -208,23 +181,17 @@ def _resampling_arguments(parser: argparse.ArgumentParser, metric: str, when: st
         )
 
 
-def _output_arguments(parser: argparse.ArgumentParser, csv: bool = False) -> None:
+def _output_arguments(parser: argparse.ArgumentParser, metric: MetricContract | None) -> None:
+    """--table, --json and, for ``score`` of one metric, its own formats and filters."""
     group = parser.add_mutually_exclusive_group()
     group.add_argument(
         "--table", action="store_true", help="print a table for people instead of JSON"
     )
-    if csv:
-        group.add_argument(
-            "--csv",
-            action="store_true",
-            help="print CSV instead of JSON: one row per submission and scenario",
-        )
-        parser.add_argument(
-            "--best",
-            action="store_true",
-            help="of several submissions, keep for each scenario the one with the best F1 (the "
-            "first by name on a tie); per team where they are laid out as TEAM/RUN",
-        )
+    if metric is not None:
+        for output in metric.formats:
+            group.add_argument(f"--{output.name}", action="store_true", help=output.help)
+        for kept in metric.filters:
+            parser.add_argument(f"--{kept.name}", action="store_true", help=kept.help)
     group.add_argument(
         "--json", action="store_true", help="print JSON (the default; kept for older scripts)"
     )
@@ -237,7 +204,7 @@ def _output_arguments(parser: argparse.ArgumentParser, csv: bool = False) -> Non
 def _score_setup(parser: argparse.ArgumentParser, metrics: list[str]) -> None:
     _file_arguments(parser, metrics, systems=False)
     _metric_arguments(parser, metrics)
-    _output_arguments(parser, csv=metrics == ["ehealthkd"])
+    _output_arguments(parser, contract(metrics[0]) if len(metrics) == 1 else None)
     if len(metrics) == 1:
         parser.add_argument(
             "--ci",
@@ -249,10 +216,11 @@ def _score_setup(parser: argparse.ArgumentParser, metrics: list[str]) -> None:
 
 
 def _score_run(args: argparse.Namespace, metrics: list[str]) -> int:
-    options = _options(args)
-    for alone in ("csv", "best"):
-        if getattr(args, "ci", False) and getattr(args, alone, False):
-            raise _UsageError(f"--{alone} is for the scores alone: use it without --ci")
+    options = _options(args, metrics)
+    extras = _extras(metrics)
+    for extra in extras:
+        if getattr(args, "ci", False) and getattr(args, extra.name, False):
+            raise _UsageError(f"--{extra.name} is for the scores alone: use it without --ci")
     if getattr(args, "ci", False):
         from .compare import compare, format_result
 
@@ -282,10 +250,12 @@ def _score_run(args: argparse.Namespace, metrics: list[str]) -> int:
         [args.predictions],
         options,
     )
-    if getattr(args, "best", False):
-        result = _best_runs(result)
-    if getattr(args, "csv", False):
-        _print(_ehealthkd_csv(result, args.predictions))
+    for extra in extras:
+        if isinstance(extra, ResultFilter) and getattr(args, extra.name, False):
+            result = extra.apply(result)
+    chosen = [e for e in extras if isinstance(e, OutputFormat) and getattr(args, e.name, False)]
+    if chosen:
+        _print(chosen[0].write(result, args.predictions))
     elif args.table:
         _print(_score_table(result))
     else:
@@ -310,7 +280,7 @@ def _compare_setup(parser: argparse.ArgumentParser, metrics: list[str]) -> None:
         "bootstrap; default %(default)s)",
     )
     _metric_arguments(parser, metrics)
-    _output_arguments(parser)
+    _output_arguments(parser, None)
     _resampling_arguments(parser, metrics[0], "")
 
 
@@ -319,7 +289,7 @@ def _compare_run(args: argparse.Namespace, metrics: list[str]) -> int:
 
     if args.names is not None and len(args.names) != len(args.predictions):
         raise _UsageError(f"{len(args.names)} names for {len(args.predictions)} prediction files")
-    options = _options(args)
+    options = _options(args, metrics)
     result = _located(
         lambda: compare(
             metrics[0],
@@ -500,26 +470,21 @@ class _UsageError(Exception):
 # ---------------------------------------------------------------------------------------------
 # Helpers of the commands
 
-_NOT_OPTIONS = (
-    "references",
-    "predictions",
-    "table",
-    "csv",
-    "best",
-    "json",
-    "ci",
-    "names",
-    "method",
-)
 _RESAMPLING = ("resamples", "seed", "confidence", "workers")
 
 
-def _options(args: argparse.Namespace) -> dict[str, Any]:
-    return {
-        k: v
-        for k, v in vars(args).items()
-        if k not in _NOT_OPTIONS and k not in _RESAMPLING and not (k == "scenario" and v is None)
-    }
+def _options(args: argparse.Namespace, metrics: list[str]) -> dict[str, Any]:
+    """The metrics' settings given on the command line (options and config)."""
+    names = {name for metric in metrics for name in contract(metric).setting_names()}
+    return {k: v for k, v in vars(args).items() if k in names}
+
+
+def _extras(metrics: list[str]) -> list[OutputFormat | ResultFilter]:
+    """The formats and filters of ``taskeval score`` for one metric (none for several)."""
+    if len(metrics) != 1:
+        return []
+    metric = contract(metrics[0])
+    return [*metric.formats, *metric.filters]
 
 
 def _resampling(args: argparse.Namespace) -> dict[str, Any]:
@@ -537,37 +502,30 @@ def _os_error(e: OSError) -> str:
 
 
 # ``predictions[3]`` / ``references[3]`` in the scoring cores' messages: row indices of
-# compute() inputs, which for these metrics' files are the line numbers less one.
+# compute() inputs, which for metrics whose files hold a row per line are the line numbers less
+# one.
 _ROW = re.compile(r"\b(predictions|references)\[(\d+)\]")
-_ROW_PER_LINE = ("fever_score", "scifact_abstract", "scifact_sentence")
 
 
 def _where(metrics: list[str], references: Any, predictions: Any) -> Callable[[str], str]:
+    files = [contract(m).files for m in metrics]
+    own_gold = [f.gold_in_line for f in files if f.gold_in_line is not None]
+
     def replace(match: re.Match) -> str:
         side, line = match.group(1), int(match.group(2)) + 1
         path = predictions
         if side == "references" and references is not None:
             path = references
-            if "fever_score" in metrics and _carries_gold(predictions, line):
+            if any(gold_in_line(predictions, line) for gold_in_line in own_gold):
                 path = predictions  # that prediction line is its own gold
         return f"{path}, line {line}"
 
     def locate(message: str) -> str:
-        if not set(metrics) <= set(_ROW_PER_LINE):
+        if not all(f.row_per_line for f in files):
             return message
         return _ROW.sub(replace, message)
 
     return locate
-
-
-def _carries_gold(predictions: Any, line: int) -> bool:
-    inputs = metric_module("fever_score", "inputs")
-    try:
-        rows = metric_module("fever_score", "jsonl").read_jsonl(predictions)
-    except (OSError, ValueError):
-        return False
-    row = rows[line - 1] if line <= len(rows) else None
-    return isinstance(row, dict) and inputs.carries_gold(row)
 
 
 def _located(
@@ -632,7 +590,7 @@ def _score_table(result: dict) -> str:
         by_depth.setdefault(len(labels), []).append((labels, flat))
     for group in by_depth.values():
         columns = list(dict.fromkeys(k for _, flat in group for k in flat))
-        # A level every row shares (TyDi QA's per_language) heads the table instead.
+        # A level every row shares (such as a per-language breakdown) heads the table instead.
         shared = 0
         while shared < len(group[0][0]) - 1 and len({g[0][shared] for g in group}) == 1:
             shared += 1
@@ -648,45 +606,6 @@ def _score_table(result: dict) -> str:
             ]
         blocks.append(text_table(rows))
     return "\n\n".join(blocks)
-
-
-def _best_runs(result: dict) -> dict:
-    """eHealth-KD runs ``{run: {scenario: scores}}`` reduced to the best run of each team
-    (``TEAM/RUN``; one team when runs are not in team folders) in each scenario, as the
-    official ``evaltest --best`` chooses it: the highest F1, the first run on a tie."""
-    if all(k.startswith("scenario") for k in result):  # one submission
-        return result
-    best: dict[tuple[str, str], str] = {}
-    for run in sorted(result):
-        team = run.split("/", 1)[0] if "/" in run else ""
-        for scenario, scores in result[run].items():
-            chosen = best.get((team, scenario))
-            if chosen is None or scores["f1"] > result[chosen][scenario]["f1"]:
-                best[(team, scenario)] = run
-    kept: dict[str, dict] = {}
-    for (_, scenario), run in sorted(best.items(), key=lambda item: (item[1], item[0][1])):
-        kept.setdefault(run, {})[scenario] = result[run][scenario]
-    return kept
-
-
-def _ehealthkd_csv(result: dict, predictions: Any) -> str:
-    """One row per submission and scenario; floats written in full (they read back equal)."""
-    import csv
-    import io
-    from pathlib import Path
-
-    if all(k.startswith("scenario") for k in result):  # one submission
-        result = {Path(predictions).name: result}
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    header = None
-    for submission, scenarios in result.items():
-        for scenario, scores in scenarios.items():
-            if header is None:
-                header = ["submission", "scenario", *scores]
-                writer.writerow(header)
-            writer.writerow([submission, scenario, *(repr(v) for v in scores.values())])
-    return out.getvalue().rstrip("\n")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ import numpy as np
 
 from .api import read_official
 from .defaults import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, METHODS
-from .registry import metric_module
+from .registry import contract
 from .table import text_table as _table
 from .units import Adapter, RowAdapter, SumAdapter, adapter
 
@@ -112,7 +112,7 @@ def _randomization_sums(
 
 
 # ---------------------------------------------------------------------------------------------
-# Metrics scored anew on each resample (tydiqa): units drawn within their stratum.
+# Metrics scored anew on each resample: units drawn within their stratum.
 
 
 def _stratum_sizes(units: list) -> dict[str, int]:
@@ -227,7 +227,7 @@ def _resample(
         return boot, perm, n
     units = [a.units(system) for system in systems]
     sizes = _stratum_sizes(units)
-    # Resamples are drawn within each stratum (for TyDi QA: each language).
+    # Resamples are drawn within each stratum (such as each language).
     draws = {s: boot_rng.integers(0, size, size=(resamples, size)) for s, size in sizes.items()}
     boot = _rows(_bootstrap_rows, a, units, draws, resamples, workers)
     perm = None
@@ -268,10 +268,10 @@ def compare_rows(
 
     Returns, for each system, the official scores (``compute()``'s numbers) with a paired
     bootstrap interval, and for each system after the first the difference to the first with
-    its interval and a p-value (see docs/compare.md). ``config_name`` is the eHealth-KD scenario;
-    ``options`` are the metric's ``compute()`` options. ``workers``: processes that score the
-    resamples of a metric scored resample by resample (TyDi QA), default the number of CPUs (at
-    most 8); results do not depend on it.
+    its interval and a p-value (see docs/compare.md). ``config_name`` is one of the metric's
+    configs; ``options`` are the metric's ``compute()`` options. ``workers``: processes that
+    score the resamples of a metric scored resample by resample (``StratifiedStatistics``),
+    default the number of CPUs (at most 8); results do not depend on it.
     """
     names = list(names) if names is not None else [f"system {i + 1}" for i in range(len(systems))]
     _check_arguments(method, resamples, seed, confidence)
@@ -323,7 +323,6 @@ def compare(
     references: StrPath | None,
     predictions: Sequence[StrPath],
     names: Sequence[str] | None = None,
-    scenario: str | None = None,
     method: str = "bootstrap",
     resamples: int = DEFAULT_RESAMPLES,
     seed: int | None = DEFAULT_SEED,
@@ -333,10 +332,11 @@ def compare(
 ) -> dict[str, Any]:
     """``taskeval compare``: official files of several systems against one gold file.
 
-    ``predictions`` lists one prediction file (for ``ehealthkd``: one submission folder) per
-    system; the first is the baseline every other is compared with. For ``ehealthkd`` the
-    result has one entry per scenario the submissions hold (``scenario`` picks one), each
-    computed on that scenario's gold sentences. See ``compare_rows`` for the rest.
+    ``predictions`` lists one prediction file (for a metric whose files are folders: one
+    submission folder) per system; the first is the baseline every other is compared with. For
+    a metric with configs (``CONTRACT.config``) the result has one entry per config the
+    submissions hold, each computed on that config's gold; the config's keyword
+    (``CONTRACT.config.name``) picks one. See ``compare_rows`` for the rest.
     """
     if isinstance(predictions, (str, PathLike)):
         predictions = [predictions]
@@ -344,29 +344,34 @@ def compare(
     settings = dict(
         method=method, resamples=resamples, seed=seed, confidence=confidence, workers=workers
     )
-    if name != "ehealthkd":
-        if scenario is not None:
-            raise ValueError(f"{name} has no scenarios (scenario is for ehealthkd)")
+    metric = contract(name)
+    # An unset config (None) is no setting: the files then tell it.
+    options = {k: v for k, v in options.items() if v is not None or metric.option(k) is not None}
+    config = metric.config
+    if config is None:
         systems = [read_official(name, references=references, predictions=p) for p in predictions]
         return compare_rows(name, systems, names=names, **settings, **options)
+    chosen = options.pop(config.name, None)
     if references is None:
-        raise ValueError("ehealthkd needs the gold folder as references")
-    # Each system is one submission: a scenario folder or a folder of scenario folders.
-    inputs = metric_module(name, "inputs")
-    pairs = [inputs.scenario_pairs(references, p, scenario) for p in predictions]
-    scenarios = [sc for sc, _, _ in pairs[0]]
+        kind = " folder" if metric.files.references.kind == "folder" else ""
+        raise ValueError(f"{name} needs the gold{kind} as references")
+    # Each system is one submission, holding one config or several.
+    pairs = [config.pairs(references, p, chosen) for p in predictions]
+    held = [c for c, _, _ in pairs[0]]
     for p, more in zip(predictions, pairs):
-        if [sc for sc, _, _ in more] != scenarios:
+        if [c for c, _, _ in more] != held:
             raise ValueError(
-                f"{p} holds {', '.join(sc for sc, _, _ in more)} but {predictions[0]} holds "
-                f"{', '.join(scenarios)}: compare the same scenarios (or pick one)"
+                f"{p} holds {', '.join(c for c, _, _ in more)} but {predictions[0]} holds "
+                f"{', '.join(held)}: compare the same {config.name}s (or pick one)"
             )
     out = {}
-    for i, sc in enumerate(scenarios):
+    for i, value in enumerate(held):
         systems = [
             read_official(name, references=more[i][1], predictions=more[i][2]) for more in pairs
         ]
-        out[sc] = compare_rows(name, systems, names=names, config_name=sc, **settings, **options)
+        out[value] = compare_rows(
+            name, systems, names=names, config_name=value, **settings, **options
+        )
     return out
 
 
@@ -414,8 +419,9 @@ def _signed(value: float) -> str:
 
 
 def format_result(result: Mapping[str, Any]) -> str:
-    """``compare``'s result as the table ``taskeval compare`` prints (several for ehealthkd)."""
-    if "systems" not in result:  # ehealthkd: one result per scenario
+    """``compare``'s result as the table ``taskeval compare`` prints (one per config, for a
+    metric with configs)."""
+    if "systems" not in result:  # one result per config
         return "\n\n".join(f"== {sc}\n{format_result(r)}" for sc, r in result.items())
     percent = f"{result['confidence'] * 100:g}%"
     test = (

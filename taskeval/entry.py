@@ -9,7 +9,6 @@ again and reports as usual: what is printed and the exit status never depend on 
 
 from __future__ import annotations
 
-import os
 import sys
 
 TYPE_CHECKING = False  # typing costs this process milliseconds at start
@@ -70,15 +69,6 @@ def json_line(result: dict) -> str:
     return json.dumps(result) + "\n"
 
 
-def silence_stdout() -> None:
-    """After a ``BrokenPipeError`` (stdout closed early, as by ``| head``): nothing more to say,
-    and nothing for Python to complain about when it flushes stdout at exit."""
-    try:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``taskeval`` with ``argv`` (default: the command line); returns the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -94,6 +84,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stderr.write(f"taskeval score {call[0]}: interrupted\n")
             return 130
         except BrokenPipeError:
+            from .pipes import silence_stdout
+
             silence_stdout()
             return 0
     from .cli import main as run_cli

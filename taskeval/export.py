@@ -4,7 +4,8 @@ In the ``evaluate`` convention the metric's Hub Space *is* the metric: ``evaluat
 <name>")`` fetches ``<name>.py`` (and the modules it imports) from the Space, and the Space runs
 ``app.py``. The export writes, as plain files (symbolic links resolved):
 
-* ``<name>.py`` and every module of the metric folder, as ``taskeval`` ships them;
+* ``<name>.py`` and every module of the metric folder, as ``taskeval`` ships them (its
+  ``contract.py`` importing the contract's classes from ``spacekit/`` instead of taskeval);
 * ``README.md``: the metric card, whose front matter is the Space's (``sdk: gradio``,
   ``app_file: app.py``, tags ``evaluate`` and ``metric``);
 * ``app.py``: the metric's Space (``spaces/<name>/app.py``), importing the shared Space code from
@@ -72,6 +73,10 @@ def metric_module(name: str, module: str) -> ModuleType:
         spec.submodule_search_locations = [str(ROOT)]
         sys.modules[_PACKAGE] = importlib.util.module_from_spec(spec)
     return importlib.import_module(f"{{_PACKAGE}}.{{module}}")
+
+
+def contract(name: str):
+    return metric_module(name, "contract").CONTRACT
 '''
 
 
@@ -91,19 +96,19 @@ def _relative_imports(path: Path) -> set[str]:
 
 
 def _taskeval_imports(source: str) -> set[str]:
-    """The taskeval modules an app imports (``from taskeval.space import ...``)."""
+    """The taskeval modules a file imports (``from taskeval.space import ...``)."""
     found = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             top, _, rest = node.module.partition(".")
             if top == "taskeval":
                 if not rest:
-                    raise ValueError("a Space's app.py imports from taskeval's modules by name")
+                    raise ValueError("a Space's file imports from taskeval's modules by name")
                 found.add(rest.split(".")[0])
         elif isinstance(node, ast.Import) and any(
             a.name.split(".")[0] == "taskeval" for a in node.names
         ):
-            raise ValueError("a Space's app.py imports from taskeval's modules by name")
+            raise ValueError("a Space's file imports from taskeval's modules by name")
     return found
 
 
@@ -118,6 +123,11 @@ def _modules(start: set[str]) -> list[str]:
         seen.add(module)
         todo += _relative_imports(_HERE / f"{module}.py")
     return sorted(seen)
+
+
+def _bundled(source: str) -> str:
+    """``source`` importing taskeval's modules from the bundled package."""
+    return re.sub(r"\bfrom taskeval\.", f"from {PACKAGE}.", source)
 
 
 def export(name: str, target: str | PathLike, *, overwrite: bool = False) -> list[Path]:
@@ -148,16 +158,21 @@ def export(name: str, target: str | PathLike, *, overwrite: bool = False) -> lis
         shutil.copyfile(source, path)  # follows links: the Hub gets plain files
         written.append(path)
 
-    # The metric, as evaluate.load takes it, and its card as the Space's README.
+    # The metric, as evaluate.load takes it, and its card as the Space's README. Its contract
+    # (and the app) import the shared code from the bundled package instead of taskeval.
+    needed = {"space"}
     for source in sorted(folder.glob("*.py")):
-        copy(source, target / source.name)
+        text = source.read_text(encoding="utf-8")
+        used = _taskeval_imports(text)
+        if used:
+            needed |= used
+            write(target / source.name, _bundled(text))
+        else:
+            copy(source, target / source.name)
     copy(folder / "README.md", target / "README.md")
-
-    # The app, importing the shared code from the bundled package instead of taskeval.
     app = (space / "app.py").read_text(encoding="utf-8")
-    needed = _modules(_taskeval_imports(app) | {"space"})
-    app = re.sub(r"\bfrom taskeval\.", f"from {PACKAGE}.", app)
-    write(target / "app.py", app)
+    needed = set(_modules(needed | _taskeval_imports(app)))
+    write(target / "app.py", _bundled(app))
     package = target / PACKAGE
     if package.exists():
         shutil.rmtree(package)
@@ -165,7 +180,7 @@ def export(name: str, target: str | PathLike, *, overwrite: bool = False) -> lis
         package / "__init__.py",
         f'"""The Space code of taskeval, bundled for the {name} Space."""\n',
     )
-    for module in needed:
+    for module in sorted(needed):
         if module == "registry":
             write(package / "registry.py", _REGISTRY.format(name=name, package=PACKAGE))
         else:

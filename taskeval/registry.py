@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     from pathlib import Path
     from types import ModuleType
 
+    from .contract import MetricContract
+
 
 def _root() -> str:
     # The package's own path, not one relative to this file: editable installs map
@@ -69,3 +71,9 @@ def metric_module(name: str, module: str) -> ModuleType:
     """A plain-Python module of a metric folder, e.g. its ``inputs`` (official file readers)."""
     _check_known(name)
     return importlib.import_module(f"taskeval._metrics.{name}.{module}")
+
+
+def contract(name: str) -> MetricContract:
+    """The metric's ``CONTRACT`` (its folder's ``contract.py``): everything taskeval needs from
+    it (see ``taskeval.contract``)."""
+    return metric_module(name, "contract").CONTRACT

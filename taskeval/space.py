@@ -3,8 +3,10 @@
 An optional column gives each headline score its paired-bootstrap 95% interval
 (``taskeval.compare``; how to read it: docs/compare.md).
 
-A Space's ``app.py`` describes only what differs (a ``SpaceSpec``: example files and rows,
-option controls, how to plot the per-item details) and calls ``launch``. Errors in the input —
+A Space's ``app.py`` builds its ``SpaceSpec`` with ``space_spec``, from what the metric's contract
+declares (``CONTRACT.space``: example files and rows, file help, breakdown columns, a bar chart;
+see ``taskeval.contract``), adds what needs gradio (option controls, a plot of its own) and calls
+``launch``. Errors in the input —
 the metrics' ``ValueError``s, broken JSON, missing files — are shown in the page, never as a
 traceback, and name the uploaded files as the user named them (never the server's copies).
 
@@ -32,7 +34,8 @@ import pandas as pd
 
 from .api import read_official
 from .compare import DEFAULT_RESAMPLES, intervals
-from .registry import metric_dir, metric_module
+from .contract import BarChart
+from .registry import contract, metric_dir, metric_module
 
 __all__ = [
     "SpaceSpec",
@@ -43,6 +46,7 @@ __all__ = [
     "metric_module",
     "read_official",
     "scores_table",
+    "space_spec",
 ]
 
 Controls = Callable[[], list[Any]]
@@ -72,6 +76,55 @@ class SpaceSpec:
     references_optional: bool = False
     extra_notes: str = ""
     allowed_paths: list[str] = field(default_factory=list)
+
+
+def _columns(columns: list[str], details: Any) -> pd.DataFrame:
+    return pd.DataFrame(details, columns=columns)
+
+
+def _chart(chart: BarChart, details: Any, config: str | None = None) -> Any:
+    """The contract's bar chart of the details: each row the chart's ``rows`` give counts one."""
+    frame = pd.DataFrame(chart.rows(details, config), columns=[chart.x, chart.color])
+    frame[chart.y] = 1
+    title = chart.title if isinstance(chart.title, str) else chart.title(config)
+    return bar_chart(
+        frame,
+        x=chart.x,
+        y=chart.y,
+        color=chart.color,
+        x_order=chart.x_order,
+        colors=chart.colors,
+        title=title,
+    )
+
+
+def space_spec(name: str, examples: str | os.PathLike, **overrides: Any) -> SpaceSpec:
+    """The Space of metric ``name`` as its contract declares it (``CONTRACT.space``), its example
+    files in the folder ``examples``. ``overrides`` are the ``SpaceSpec`` fields the Space's
+    ``app.py`` sets itself (``controls``, ``read_controls``, ``plot``, ``breakdown``, ...)."""
+    metric = contract(name)
+    space = metric.space
+    examples = Path(examples)
+    # Resolved: an example may be a link to another Space's (gradio serves the real paths).
+    paths = {side: (examples / space.examples[side]).resolve() for side in space.examples}
+    fields: dict[str, Any] = {
+        "metric": name,
+        "example_files": {
+            side: sorted(path.iterdir()) if path.is_dir() else [path]
+            for side, path in paths.items()
+        },
+        "file_help": space.file_help,
+        "folders": metric.files.predictions.kind == "folder",
+        "references_optional": metric.files.references.optional,
+    }
+    if "example_rows" not in overrides:
+        rows = read_official(name, references=paths["references"], predictions=paths["predictions"])
+        fields["example_rows"] = space.example_rows(rows) if space.example_rows else rows
+    if space.breakdown_columns is not None:
+        fields["breakdown"] = functools.partial(_columns, space.breakdown_columns)
+    if space.chart is not None:
+        fields["plot"] = functools.partial(_chart, space.chart)
+    return SpaceSpec(**{**fields, **overrides})
 
 
 def metric_card(name: str) -> str:
@@ -171,7 +224,7 @@ def scores_table(result: dict[str, Any], prefix: str = "") -> list[list[str]]:
 
 
 def group_table(result: dict[str, Any]) -> pd.DataFrame | None:
-    """Nested results (e.g. TyDi QA's ``per_language``) as one row per group, one column per
+    """Nested results (e.g. scores per language) as one row per group, one column per
     score; None when the result is flat. ``scores_table`` flattens the same values."""
     rows, columns = [], ["group"]
     for key, groups in result.items():

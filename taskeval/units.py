@@ -1,21 +1,11 @@
-"""Per-unit statistics of every metric, for paired resampling (see ``taskeval.compare``).
+"""Per-unit statistics of any metric, for paired resampling (see ``taskeval.compare``).
 
-Each adapter turns one system's ``compute()`` inputs into the units its official metric
-aggregates over, using only the metric core's own functions:
-
-* ``fever_score``: claims; five sums per claim from the core's ``claim_scores``;
-* ``scifact_abstract`` / ``scifact_sentence``: claims; the eight official counters of each claim
-  from the core's ``count``, turned into scores by the core's ``abstract_scores`` /
-  ``sentence_scores``;
-* ``ehealthkd``: sentences; the eight counts of each sentence from the core's ``totals``, turned
-  into scores by the core's ``metrics``;
-* ``tydiqa``: examples within their (gold) language; each example's ``(gold_has, pred_has,
-  credit, score)`` of both tasks from the core's ``language_stats``; every resample re-runs the
-  core's sweep per language (``language_values``) and its ``macro_averages``.
-
-A sum adapter's ``stats`` are additive: a resample's statistics are a weighted sum of unit rows,
-which numpy computes for a thousand resamples at once. ``tydiqa`` is not additive (its threshold
-is chosen anew on every resample) and is scored resample by resample.
+A metric's contract gives its statistics (``CONTRACT.statistics``, see ``taskeval.contract``):
+either sums over units (``SumStatistics``: a row of floats per unit, and the scores made from
+their sums) or units scored anew on every resample within strata (``StratifiedStatistics``).
+Here they become the arrays ``compare`` resamples: a sum adapter's ``stats`` are additive, so a
+resample's statistics are a weighted sum of unit rows, which numpy computes for a thousand
+resamples at once; a row adapter is scored resample by resample.
 """
 
 from __future__ import annotations
@@ -26,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from .registry import metric_module
+from .contract import StratifiedStatistics, SumStatistics
+from .registry import contract
 
 Inputs = Mapping[str, Any]  # compute() keyword inputs: predictions, references
 
@@ -54,8 +45,8 @@ class SumAdapter:
 class StratifiedUnits:
     """One system's units in strata.
 
-    ``parts[stratum]`` holds one object array per part of a unit's statistics (for TyDi QA:
-    the passage and the minimal-answer tuple), indexed by unit; resampling indexes them all
+    ``parts[stratum]`` holds one object array per part of a unit's statistics (say, one
+    tuple per task), indexed by unit; resampling indexes them all
     with the same draw.
     """
 
@@ -86,215 +77,48 @@ def objects(items: list) -> np.ndarray:
 Adapter = SumAdapter | RowAdapter
 
 
-# ---------------------------------------------------------------------------------------------
-# fever_score
-
-
-def _fever(options: Mapping[str, Any]) -> SumAdapter:
-    core = metric_module("fever_score", "scoring")
-    max_evidence = options.get("max_evidence", core.DEFAULT_MAX_EVIDENCE)
-
-    def official(inputs: Inputs) -> dict[str, Any]:
-        return core.fever_score(inputs["predictions"], inputs["references"], max_evidence)
+def _sum_adapter(statistics: SumStatistics) -> SumAdapter:
+    width = statistics.width
 
     def units(inputs: Inputs) -> SumUnits:
-        preds = core.normalize_predictions(inputs["predictions"])
-        refs = core.normalize_references(inputs["references"])
-        core.check_lengths(len(preds), len(refs))
-        rows = [
-            (
-                float(strict),
-                float(label_ok),
-                float(precision is not None),
-                0.0 if precision is None else precision,
-                0.0 if recall is None else recall,
-            )
-            for label_ok, strict, precision, recall in core.claim_scores(preds, refs, max_evidence)
-        ]
-        return SumUnits(np.array(rows, dtype=np.float64).reshape(-1, 5))
+        rows = statistics.stats(inputs)
+        return SumUnits(np.array(rows, dtype=np.float64).reshape(-1, width))
 
     def aggregate(sums: np.ndarray, n: int) -> dict[str, np.ndarray]:
-        # The core's own formulas turn each resample's sums into the five scores.
-        scores = [core.scores_from_sums(s, c, n, round(v), p, r) for s, c, v, p, r in sums.tolist()]
-        return {k: np.array([x[k] for x in scores], dtype=np.float64) for k in core.OUTPUT_KEYS}
+        # The metric's own formulas turn each resample's sums into its scores.
+        scores = [statistics.scores(row, n) for row in sums.tolist()]
+        return {k: np.array([s[k] for s in scores], dtype=np.float64) for k in statistics.keys}
 
-    return SumAdapter("claim", core.OUTPUT_KEYS, official, units, aggregate)
-
-
-# ---------------------------------------------------------------------------------------------
-# scifact_abstract, scifact_sentence
+    return SumAdapter(statistics.unit, statistics.keys, statistics.official, units, aggregate)
 
 
-def _scifact(name: str) -> SumAdapter:
-    core = metric_module(name, "scoring")
-    fields = core.Counts.FIELDS
-    level = core.abstract_level if name == "scifact_abstract" else core.sentence_level
-    to_scores = core.abstract_scores if name == "scifact_abstract" else core.sentence_scores
-    keys = core.ABSTRACT_KEYS if name == "scifact_abstract" else core.SENTENCE_KEYS
-
-    def official(inputs: Inputs) -> dict[str, Any]:
-        return level(inputs["predictions"], inputs["references"])
-
-    def units(inputs: Inputs) -> SumUnits:
-        preds, refs = inputs["predictions"], inputs["references"]
-        core.check_predictions(preds)
-        core.check_references(refs)
-        core.check_pairs(preds, refs)
-        rows = []
-        for pred, ref in zip(preds, refs):
-            c = core.count([pred], [ref])
-            rows.append([getattr(c, f) for f in fields])
-        return SumUnits(np.array(rows, dtype=np.float64).reshape(-1, len(fields)))
-
-    def aggregate(sums: np.ndarray, n: int) -> dict[str, np.ndarray]:
-        # The counters are integers: the core's own formulas turn them into scores.
-        scores = [to_scores(core.Counts(*map(int, row))) for row in np.rint(sums).astype(np.int64)]
-        return {k: np.array([s[k] for s in scores], dtype=np.float64) for k in keys}
-
-    return SumAdapter("claim", keys, official, units, aggregate)
-
-
-# ---------------------------------------------------------------------------------------------
-# ehealthkd
-
-
-def _ehealthkd(scenario: str) -> SumAdapter:
-    core = metric_module("ehealthkd", "scoring")
-    core.check_scenario(scenario)
-
-    def official(inputs: Inputs) -> dict[str, Any]:
-        return core.ehealthkd(inputs["predictions"], inputs["references"], scenario)
-
-    def units(inputs: Inputs) -> SumUnits:
-        preds = core.normalize_rows(inputs["predictions"], "predictions")
-        refs = core.normalize_rows(inputs["references"], "references")
-        core.check_lengths(len(preds), len(refs))
-        stats = np.zeros((len(preds), len(core.COUNT_KEYS)), dtype=np.float64)
-        # A sentence pair the official tool skips (no gold annotation, other text) counts zero.
-        for m in core.match_pairs(preds, refs):
-            counts = core.totals([m])
-            stats[m.index] = [counts[k] for k in core.COUNT_KEYS]
-        return SumUnits(stats)
-
-    def aggregate(sums: np.ndarray, n: int) -> dict[str, np.ndarray]:
-        out: dict[str, list[float]] = {k: [] for k in ("precision", "recall", "f1")}
-        for row in np.rint(sums).astype(np.int64):
-            values = core.metrics(dict(zip(core.COUNT_KEYS, map(int, row))), scenario)
-            for k, v in out.items():
-                v.append(values[k])
-        return {k: np.array(v, dtype=np.float64) for k, v in out.items()}
-
-    return SumAdapter("sentence", ("precision", "recall", "f1"), official, units, aggregate)
-
-
-# ---------------------------------------------------------------------------------------------
-# tydiqa
-
-
-def _tydiqa(options: Mapping[str, Any]) -> RowAdapter:
-    core = metric_module("tydiqa", "scoring")
-    passage = options.get("passage_non_null_threshold", core.DEFAULT_THRESHOLD)
-    minimal = options.get("minimal_non_null_threshold", core.DEFAULT_THRESHOLD)
-    core.check_threshold("passage_non_null_threshold", passage)
-    core.check_threshold("minimal_non_null_threshold", minimal)
-
-    normalized: dict[tuple[int, int], tuple[list, list]] = {}
-
-    def normalize(inputs: Inputs) -> tuple[list, list]:
-        # Checked once per system for both the official score and the units (this adapter
-        # lives for one comparison, while its inputs are alive).
-        key = (id(inputs["predictions"]), id(inputs["references"]))
-        if key not in normalized:
-            core.check_rows(inputs["predictions"], "predictions")
-            core.check_rows(inputs["references"], "references")
-            core.check_lengths(len(inputs["predictions"]), len(inputs["references"]))
-            normalized[key] = (
-                core.normalize_predictions(inputs["predictions"]),
-                core.normalize_references(inputs["references"]),
-            )
-        return normalized[key]
-
-    def official(inputs: Inputs) -> dict[str, Any]:
-        # What tydiqa_score (compute()) does: check, normalize, score.
-        return core.score(*normalize(inputs), passage, minimal)
-
-    def compact(inputs: Inputs) -> tuple[dict[int, Any], dict[int, Any]]:
-        preds, refs = normalize(inputs)
-        # As the core pairs rows: by example_id, a later duplicate replacing the earlier.
-        gold = {r[0]: r for r in refs if r is not None}
-        latest = {p[0]: p for p in preds if p is not None}
-        return gold, latest
-
+def _row_adapter(statistics: StratifiedStatistics) -> RowAdapter:
     def units(inputs: Inputs) -> StratifiedUnits:
-        gold, latest = compact(inputs)
-        present = {p[1] for p in latest.values()}
-        strata = [language for language in core.LANGUAGES if language in present]
-        unused = max([0, *gold, *latest]) + 1  # an id no row has: a prediction that matches none
-        unit_stats: dict[str, list] = {language: [] for language in strata}
-        ids: dict[str, list[int]] = {language: [] for language in strata}
-        for example_id, ref in gold.items():
-            language = ref[1]
-            if language not in unit_stats:
-                continue  # never scored: the official script skips the language
-            pred = latest.get(example_id)
-            # The example alone, plus a prediction matching nothing that keeps its language
-            # scored when its own prediction is missing or carries another language.
-            anchor = (unused, language, -1, 0.0, -1, -1, 0.0, "none")
-            preds = [anchor] if pred is None else [anchor, pred]
-            stats = {
-                lang: (p, m)
-                for lang, p, m, _ in core.language_stats(preds, [ref], passage, minimal)
-            }
-            passage_stats, minimal_stats = stats[language]
-            unit_stats[language].append((passage_stats[0], minimal_stats[0]))
-            ids[language].append(example_id)
-        parts, identity = {}, {}
-        for language, stats in unit_stats.items():
-            if not stats:
-                continue
-            parts[language] = (objects([u[0] for u in stats]), objects([u[1] for u in stats]))
-            # The core visits a language's examples in the order of a set of their ids.
-            where = {example_id: i for i, example_id in enumerate(ids[language])}
-            identity[language] = [where[example_id] for example_id in set(ids[language])]
-        return StratifiedUnits(parts, identity, strata)
+        parts, identity, strata = statistics.units(inputs)
+        arrays = {s: tuple(objects(list(p)) for p in stratum) for s, stratum in parts.items()}
+        return StratifiedUnits(arrays, identity, list(strata))
 
-    return RowAdapter("example", core.AVG_KEYS, official, units, _tydiqa_score(core))
-
-
-def _tydiqa_score(core: Any) -> Callable[[dict[str, tuple[list, ...]]], dict[str, float]]:
-    def score(stats: dict[str, tuple[list, ...]]) -> dict[str, float]:
-        # Per language, the core's sweep on both tasks, then its macro means.
-        return core.macro_averages(
-            {
-                language: core.language_values(passage_stats, minimal_stats)
-                for language, (passage_stats, minimal_stats) in stats.items()
-            }
-        )
-
-    return score
-
-
-# ---------------------------------------------------------------------------------------------
+    return RowAdapter(
+        statistics.unit, statistics.keys, statistics.official, units, statistics.score
+    )
 
 
 def adapter(name: str, config_name: str | None = None, **options: Any) -> Adapter:
-    """The resampling adapter of a metric (``config_name``: the eHealth-KD scenario)."""
-    allowed = set(metric_module(name, "inputs").OPTIONS)
+    """The resampling adapter of a metric (``config_name``: one of its configs)."""
+    metric = contract(name)
+    allowed = {option.name for option in metric.options}
     unknown = sorted(set(options) - allowed)
     if unknown:
         raise ValueError(
             f"{name} has no option {', '.join(unknown)}"
             + (f" (options: {', '.join(sorted(allowed))})" if allowed else " (it takes none)")
         )
-    if name == "fever_score":
-        return _fever(options)
-    if name in ("scifact_abstract", "scifact_sentence"):
-        return _scifact(name)
-    if name == "ehealthkd":
-        return _ehealthkd(config_name or "scenario1")
-    if name == "tydiqa":
-        return _tydiqa(options)
-    raise ValueError(f"no resampling adapter for metric {name!r}")
+    statistics = metric.statistics(config_name, options)
+    if isinstance(statistics, SumStatistics):
+        return _sum_adapter(statistics)
+    if isinstance(statistics, StratifiedStatistics):
+        return _row_adapter(statistics)
+    raise ValueError(f"no resampling statistics for metric {name!r}")
 
 
 def identity_scores(

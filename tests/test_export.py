@@ -26,34 +26,45 @@ import yaml
 
 import taskeval
 from taskeval.export import export, spaces_root
+from taskeval.registry import metric_module
 
 from harness import run_cli
 
 REPO = Path(__file__).resolve().parents[1]
 NAMES = taskeval.list_metrics()
-CONFIG = {"ehealthkd": "scenario1"}  # the example's scenario
+
+
+def _space(name: str):
+    """What the metric's contract says its Space shows (example files, their config)."""
+    return metric_module(name, "contract").CONTRACT.space
+
+
+def _example_paths(name: str, root: Path) -> tuple[Path, Path]:
+    examples = _space(name).examples
+    return root / examples["references"], root / examples["predictions"]
 
 
 def _example_inputs(name: str) -> dict:
-    examples = spaces_root() / name / "examples"
-    if name == "ehealthkd":
-        refs, preds = examples / "gold", examples / "submission"
-    else:
-        refs, preds = ((examples / f) for f in _example_files(name))
+    refs, preds = _example_paths(name, spaces_root() / name / "examples")
     return taskeval.read_official(name, references=refs, predictions=preds)
 
 
-def _example_files(name: str) -> tuple[str, str]:
-    return {
-        "fever_score": ("actual.jsonl", "predictions.jsonl"),
-        "scifact_abstract": ("claims_dev.jsonl", "predictions.jsonl"),
-        "scifact_sentence": ("claims_dev.jsonl", "predictions.jsonl"),
-        "tydiqa": ("gold.jsonl.gz", "predictions.jsonl"),
-    }[name]
-
-
 def _expected(name: str) -> dict:
-    return taskeval.load(name, CONFIG.get(name)).compute(**_example_inputs(name))
+    return taskeval.load(name, _space(name).example_config).compute(**_example_inputs(name))
+
+
+def _default_controls(name: str) -> list:
+    """The values of the Space's option widgets as the page opens (its app.py, in-process)."""
+    import importlib.util
+
+    import gradio as gr
+
+    path = spaces_root() / name / "app.py"
+    spec = importlib.util.spec_from_file_location(f"export_space_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with gr.Blocks():
+        return [c.value for c in module.SPEC.controls()]
 
 
 @pytest.fixture(scope="session")
@@ -200,7 +211,14 @@ def test_exported_metric_loads_with_its_requirements_only(
     inputs = tmp_path / "inputs.json"
     inputs.write_text(json.dumps(_example_inputs(name)), encoding="utf-8")
     run = subprocess.run(
-        [str(python), "-c", LOAD_SCRIPT, str(folder), CONFIG.get(name, ""), str(inputs)],
+        [
+            str(python),
+            "-c",
+            LOAD_SCRIPT,
+            str(folder),
+            _space(name).example_config or "",
+            str(inputs),
+        ],
         cwd=tmp_path,
         env=hub_env,
         capture_output=True,
@@ -264,15 +282,13 @@ def test_exported_space_serves_and_computes(name, exports, hub_python, hub_env, 
     proc, url = serve(python, folder, hub_env)
     try:
         client = Client(url, verbose=False)
-        examples = folder / "examples"
-        if name == "ehealthkd":
-            refs = [handle_file(p) for p in sorted((examples / "gold").iterdir())]
-            preds = [handle_file(p) for p in sorted((examples / "submission").iterdir())]
-            controls = ["scenario1"]
+        refs, preds = _example_paths(name, folder / "examples")
+        if refs.is_dir():  # a folder of files with official names: each file uploaded
+            refs = [handle_file(p) for p in sorted(refs.iterdir())]
+            preds = [handle_file(p) for p in sorted(preds.iterdir())]
         else:
-            gold, predictions = _example_files(name)
-            refs, preds = handle_file(examples / gold), handle_file(examples / predictions)
-            controls = {"fever_score": [5, False], "tydiqa": [2, 2]}.get(name, [])
+            refs, preds = handle_file(refs), handle_file(preds)
+        controls = _default_controls(name)
         error, _, scores, *_ = client.predict(
             "files", "", "", preds, refs, *controls, api_name="/compute"
         )

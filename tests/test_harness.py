@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 
 import taskeval
+from taskeval.contract import ContractError, check_folder
+from taskeval.export import spaces_root
 
 from harness import (
     PARITY,
@@ -60,6 +62,65 @@ PARITY_PARAMS = _parity_params()
 
 def test_every_metric_has_an_entry():
     assert sorted(ENTRIES) == taskeval.list_metrics()
+
+
+@pytest.mark.parametrize("name", taskeval.list_metrics())
+def test_every_metric_folder_meets_the_contract(name):
+    """Its folder holds what the package reads (contract.py with a complete CONTRACT), and its
+    Space folder the app and the examples the contract names."""
+    contract = check_folder(taskeval.metric_dir(name), spaces_root() / name)
+    assert contract.name == name
+
+
+def test_a_folder_lacking_part_of_the_contract_is_refused(tmp_path):
+    """A metric folder copied elsewhere passes; without contract.py, without a CONTRACT, or with
+    parts of it missing, the check says what is missing."""
+    import shutil
+
+    folder = tmp_path / "fever_score"
+    shutil.copytree(
+        taskeval.metric_dir("fever_score"), folder, ignore=shutil.ignore_patterns("__pycache__")
+    )
+    assert check_folder(folder).name == "fever_score"
+    source = (folder / "contract.py").read_text(encoding="utf-8")
+
+    def refusal_of(text: str | None) -> str:
+        if text is None:
+            (folder / "contract.py").unlink()
+        else:
+            (folder / "contract.py").write_text(text, encoding="utf-8")
+        with pytest.raises(ContractError) as info:
+            check_folder(folder)
+        return str(info.value)
+
+    assert refusal_of(None) == f"metric folder {folder} lacks contract.py"
+    assert "defines no CONTRACT" in refusal_of("X = 1\n")
+    # The Space part names no predictions example and has no help: both are listed.
+    broken = source.replace('"predictions": "predictions.jsonl"}', "}")
+    message = refusal_of(broken.replace("file_help=(", 'file_help="" and ('))
+    assert message.startswith("metric 'fever_score' does not meet the contract: ")
+    for part in (
+        "CONTRACT.space.file_help must be a non-empty text",
+        "CONTRACT.space.examples must name the predictions example",
+    ):
+        assert part in message, message
+    # Statistics are checked once the rest is sound.
+    message = refusal_of(source.replace("    statistics=statistics,\n", "    statistics=None,\n"))
+    assert "CONTRACT.statistics must be a function, got None" in message
+    message = refusal_of(
+        source.replace(
+            '"max_evidence",\n            _int_or_none', '"max-evidence",\n            _int_or_none'
+        )
+    )
+    assert "CONTRACT.options[0].name must be a keyword name, got 'max-evidence'" in message
+    # A Space folder without its examples.
+    (folder / "contract.py").write_text(source, encoding="utf-8")
+    (tmp_path / "space").mkdir()
+    (tmp_path / "space" / "app.py").write_text("", encoding="utf-8")
+    with pytest.raises(
+        ContractError, match=r"the references example \S*actual.jsonl does not exist"
+    ):
+        check_folder(folder, tmp_path / "space")
 
 
 def test_parity_corpus_present_in_ci():

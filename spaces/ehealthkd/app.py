@@ -6,10 +6,9 @@ from pathlib import Path
 import gradio as gr
 import pandas as pd
 
-from taskeval.space import SpaceSpec, bar_chart, launch
+from taskeval.space import bar_chart, launch, space_spec
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
-GOLD, SUBMISSION = EXAMPLES / "gold", EXAMPLES / "submission"
 
 SCENARIOS = [
     ("Scenario 1: main (key phrases A + relations B)", "scenario1"),
@@ -164,26 +163,15 @@ def counts(details: list[dict], scenario: str | None = None):
     )
 
 
-SPEC = SpaceSpec(
-    metric="ehealthkd",
+# Example files and file help are in the metric's contract.
+SPEC = space_spec(
+    "ehealthkd",
+    EXAMPLES,
     example_rows={"predictions": PREDICTIONS, "references": REFERENCES},
-    example_files={
-        "references": sorted(GOLD.iterdir()),
-        "predictions": sorted(SUBMISSION.iterdir()),
-    },
-    file_help=(
-        "Upload the files of **one scenario folder** per side, with their official names. "
-        "**references**: the gold `input_scenarioN.txt`, `output_a_scenarioN.txt` and "
-        "`output_b_scenarioN.txt`. **predictions**: `output_scenarioN.txt` (or, as officially, "
-        "`input_scenarioN.txt`), `output_a_scenarioN.txt` and `output_b_scenarioN.txt`. Then "
-        "pick that scenario below. Pre-filled: a synthetic scenario-1 case (44 sentences, 23 "
-        "annotated) of the project's parity corpus."
-    ),
     controls=controls,
     read_controls=read_controls,
     breakdown=breakdown,
     check_uploads=check_uploads,
-    folders=True,
     plot=counts,
 )
 

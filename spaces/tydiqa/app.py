@@ -5,20 +5,9 @@ from pathlib import Path
 import gradio as gr
 import pandas as pd
 
-from taskeval.space import SpaceSpec, launch, metric_module, read_official
+from taskeval.space import launch, metric_module, space_spec
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
-GOLD, PREDICTIONS = EXAMPLES / "gold.jsonl.gz", EXAMPLES / "predictions.jsonl"
-
-
-def example_rows(n: int = 8) -> dict[str, list]:
-    """The first ``n`` gold examples and their predictions (rows are paired by example_id)."""
-    rows = read_official("tydiqa", references=GOLD, predictions=PREDICTIONS)
-    references = [r for r in rows["references"] if r["example_id"] is not None][:n]
-    ids = {r["example_id"] for r in references}
-    predictions = [p for p in rows["predictions"] if p["example_id"] in ids]
-    predictions += [{"example_id": None}] * (len(references) - len(predictions))
-    return {"predictions": predictions, "references": references}
 
 
 def controls() -> list:
@@ -121,17 +110,10 @@ def pr_curves(details: list[dict], config: str | None = None):
     return figure
 
 
-SPEC = SpaceSpec(
-    metric="tydiqa",
-    example_rows=example_rows(),
-    example_files={"references": [GOLD], "predictions": [PREDICTIONS]},
-    file_help=(
-        "**references**: the gold JSONL in the layout of the TyDi QA dev file (gzip when the "
-        "name contains `.gz`). **predictions**: one JSON object per line with `example_id`, "
-        "`language`, `passage_answer_index`, `passage_answer_score`, `minimal_answer` "
-        "(`start_byte_offset`, `end_byte_offset`), `minimal_answer_score`, `yes_no_answer`. "
-        "Pre-filled: a synthetic 300-example set in the 11 languages."
-    ),
+# Examples and file help are in the metric's contract.
+SPEC = space_spec(
+    "tydiqa",
+    EXAMPLES,
     controls=controls,
     read_controls=read_controls,
     breakdown=breakdown,

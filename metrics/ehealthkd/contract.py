@@ -1,0 +1,169 @@
+"""What taskeval needs from ``ehealthkd`` (see ``taskeval.contract``); evaluate never loads it.
+
+Beyond the common parts: the scenario is the metric's config (``--scenario N``), files hold one
+scenario or several (scored and compared scenario by scenario), ``predictions`` may be a folder
+of several submissions, and ``taskeval score`` writes CSV (``--csv``) and keeps the best run of
+each team (``--best``) as the official ``evaltest`` does.
+"""
+
+from __future__ import annotations
+
+from taskeval.contract import (
+    Config,
+    FileArgument,
+    Files,
+    MetricContract,
+    OutputFormat,
+    Reader,
+    ResultFilter,
+    SpaceContract,
+    SumStatistics,
+)
+
+from . import scoring as core
+from .inputs import read_official, references_from_hub, scenario_pairs, score_files
+
+TYPE_CHECKING = False  # typing costs the command line milliseconds at start
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+
+def _scenario(text: str) -> str:
+    number = text.removeprefix("scenario")
+    if number not in ("1", "2", "3"):
+        raise ValueError(text)
+    return f"scenario{number}"
+
+
+_SCORES = ("precision", "recall", "f1")
+
+
+def statistics(config: str | None, options: Mapping[str, Any]) -> SumStatistics:
+    """Sentences; the eight counts of each sentence (the core's ``totals``), turned into scores
+    by the core's ``metrics`` for the scenario."""
+    scenario = config or "scenario1"
+    core.check_scenario(scenario)
+
+    def official(inputs: Mapping[str, Any]) -> dict[str, Any]:
+        return core.ehealthkd(inputs["predictions"], inputs["references"], scenario)
+
+    def stats(inputs: Mapping[str, Any]) -> list[list[float]]:
+        preds = core.normalize_rows(inputs["predictions"], "predictions")
+        refs = core.normalize_rows(inputs["references"], "references")
+        core.check_lengths(len(preds), len(refs))
+        rows = [[0.0] * len(core.COUNT_KEYS) for _ in preds]
+        # A sentence pair the official tool skips (no gold annotation, other text) counts zero.
+        for m in core.match_pairs(preds, refs):
+            counts = core.totals([m])
+            rows[m.index] = [float(counts[k]) for k in core.COUNT_KEYS]
+        return rows
+
+    def scores(sums: list[float], n: int) -> dict[str, float]:
+        values = core.metrics(dict(zip(core.COUNT_KEYS, map(round, sums))), scenario)
+        return {k: values[k] for k in _SCORES}
+
+    return SumStatistics(
+        "sentence",
+        _SCORES,
+        width=len(core.COUNT_KEYS),
+        official=official,
+        stats=stats,
+        scores=scores,
+    )
+
+
+def _one_submission(result: dict) -> bool:
+    return all(k.startswith("scenario") for k in result)
+
+
+def best_runs(result: dict) -> dict:
+    """Runs ``{run: {scenario: scores}}`` reduced to the best run of each team (``TEAM/RUN``;
+    one team when runs are not in team folders) in each scenario, as the official
+    ``evaltest --best`` chooses it: the highest F1, the first run on a tie."""
+    if _one_submission(result):
+        return result
+    best: dict[tuple[str, str], str] = {}
+    for run in sorted(result):
+        team = run.split("/", 1)[0] if "/" in run else ""
+        for scenario, scores in result[run].items():
+            chosen = best.get((team, scenario))
+            if chosen is None or scores["f1"] > result[chosen][scenario]["f1"]:
+                best[(team, scenario)] = run
+    kept: dict[str, dict] = {}
+    for (_, scenario), run in sorted(best.items(), key=lambda item: (item[1], item[0][1])):
+        kept.setdefault(run, {})[scenario] = result[run][scenario]
+    return kept
+
+
+def csv_rows(result: dict, predictions: Any) -> str:
+    """One row per submission and scenario; floats written in full (they read back equal)."""
+    import csv
+    import io
+    from pathlib import Path
+
+    if _one_submission(result):
+        result = {Path(predictions).name: result}
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    header = None
+    for submission, scenarios in result.items():
+        for scenario, scores in scenarios.items():
+            if header is None:
+                header = ["submission", "scenario", *scores]
+                writer.writerow(header)
+            writer.writerow([submission, scenario, *(repr(v) for v in scores.values())])
+    return out.getvalue().rstrip("\n")
+
+
+CONTRACT = MetricContract(
+    "ehealthkd",
+    files=Files(
+        FileArgument(
+            "gold: a scenario folder (input_scenarioN.txt with its output_a_/output_b_ files) or "
+            "a folder of scenario folders (scenario1-main, scenario2-taskA, scenario3-taskB)",
+            kind="folder",
+            gold=True,
+        ),
+        FileArgument("a submission laid out like the gold", kind="folder"),
+        submissions="or a folder of several submissions (each scored on its own)",
+    ),
+    config=Config(
+        "scenario",
+        core.SCENARIOS,
+        _scenario,
+        metavar="N",
+        expected="1, 2 or 3",
+        help="score scenario N only (1: key phrases and relations, 2: key phrases, "
+        "3: relations); also names the scenario of a folder whose names do not tell it",
+        default="scenario1",
+        pairs=scenario_pairs,
+    ),
+    reader=Reader(read_official, score_files, references_from_hub=references_from_hub),
+    statistics=statistics,
+    formats=[
+        OutputFormat(
+            "csv", "print CSV instead of JSON: one row per submission and scenario", csv_rows
+        )
+    ],
+    filters=[
+        ResultFilter(
+            "best",
+            "of several submissions, keep for each scenario the one with the best F1 (the "
+            "first by name on a tie); per team where they are laid out as TEAM/RUN",
+            best_runs,
+        )
+    ],
+    space=SpaceContract(
+        {"references": "gold", "predictions": "submission"},
+        example_config="scenario1",
+        file_help=(
+            "Upload the files of **one scenario folder** per side, with their official names. "
+            "**references**: the gold `input_scenarioN.txt`, `output_a_scenarioN.txt` and "
+            "`output_b_scenarioN.txt`. **predictions**: `output_scenarioN.txt` (or, as "
+            "officially, `input_scenarioN.txt`), `output_a_scenarioN.txt` and "
+            "`output_b_scenarioN.txt`. Then pick that scenario below. Pre-filled: a synthetic "
+            "scenario-1 case (44 sentences, 23 annotated) of the project's parity corpus."
+        ),
+    ),
+)

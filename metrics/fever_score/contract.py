@@ -1,0 +1,135 @@
+"""What taskeval needs from ``fever_score`` (see ``taskeval.contract``); evaluate never loads it."""
+
+from __future__ import annotations
+
+from taskeval.contract import (
+    BarChart,
+    FileArgument,
+    Files,
+    MetricContract,
+    Option,
+    Reader,
+    SpaceContract,
+    SumStatistics,
+)
+
+from . import scoring as core
+from .inputs import carries_gold, read_official, references_from_hub, score_files
+from .jsonl import read_jsonl
+
+TYPE_CHECKING = False  # typing costs the command line milliseconds at start
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+
+def _int_or_none(text: str) -> int | None:
+    return None if text.lower() in ("none", "null") else int(text)
+
+
+def _gold_in_line(predictions: Any, line: int) -> bool:
+    """Whether prediction line ``line`` is its own gold (the official scorer then reads no
+    reference for it)."""
+    try:
+        rows = read_jsonl(predictions)
+    except (OSError, ValueError):
+        return False
+    row = rows[line - 1] if line <= len(rows) else None
+    return isinstance(row, dict) and carries_gold(row)
+
+
+def statistics(config: str | None, options: Mapping[str, Any]) -> SumStatistics:
+    """Claims; per claim, the five sums of the official loop (``claim_scores``), turned into
+    scores by the core's own formulas (``scores_from_sums``)."""
+    max_evidence = options.get("max_evidence", core.DEFAULT_MAX_EVIDENCE)
+
+    def official(inputs: Mapping[str, Any]) -> dict[str, Any]:
+        return core.fever_score(inputs["predictions"], inputs["references"], max_evidence)
+
+    def stats(inputs: Mapping[str, Any]) -> list[tuple[float, ...]]:
+        preds = core.normalize_predictions(inputs["predictions"])
+        refs = core.normalize_references(inputs["references"])
+        core.check_lengths(len(preds), len(refs))
+        return [
+            (
+                float(strict),
+                float(label_ok),
+                float(precision is not None),
+                0.0 if precision is None else precision,
+                0.0 if recall is None else recall,
+            )
+            for label_ok, strict, precision, recall in core.claim_scores(preds, refs, max_evidence)
+        ]
+
+    def scores(sums: list[float], n: int) -> dict[str, float]:
+        strict, correct, verifiable, precision, recall = sums
+        return core.scores_from_sums(strict, correct, n, round(verifiable), precision, recall)
+
+    return SumStatistics(
+        "claim", core.OUTPUT_KEYS, width=5, official=official, stats=stats, scores=scores
+    )
+
+
+def _example_rows(rows: dict[str, list], n: int = 8) -> dict[str, list]:
+    """The first ``n`` claims. The example's gold lines all say ``"id": 0`` (redacted); rows are
+    paired by position, so the gold rows take their prediction's id."""
+    predictions = rows["predictions"][:n]
+    references = [{**r, "id": p["id"]} for p, r in zip(predictions, rows["references"])]
+    return {"predictions": predictions, "references": references}
+
+
+LABELS = ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
+
+
+def _confusion(details: list[dict], config: str | None) -> list[dict]:
+    return [
+        {"gold label": d["gold_label"].upper(), "predicted label": d["predicted_label"].upper()}
+        for d in details
+    ]
+
+
+CONTRACT = MetricContract(
+    "fever_score",
+    files=Files(
+        FileArgument(
+            "gold JSONL, paired with the predictions line by line (optional where each "
+            "prediction line carries its own 'label' and 'evidence')",
+            gold=True,
+            optional=True,
+        ),
+        FileArgument("predictions JSONL (id, predicted_label, predicted_evidence)"),
+        row_per_line=True,
+        gold_in_line=_gold_in_line,
+    ),
+    options=[
+        Option(
+            "max_evidence",
+            _int_or_none,
+            metavar="N|none",
+            help="count only the first N predicted evidence sentences of each claim, as the "
+            "official scorer does (default 5; none: all of them)",
+            default=core.DEFAULT_MAX_EVIDENCE,
+        )
+    ],
+    reader=Reader(read_official, score_files, references_from_hub=references_from_hub),
+    statistics=statistics,
+    space=SpaceContract(
+        {"references": "actual.jsonl", "predictions": "predictions.jsonl"},
+        file_help=(
+            "**references**: the gold JSONL (`label`, `evidence` per line; optional when the "
+            "prediction lines carry them). **predictions**: one JSON object per claim with "
+            "`predicted_label` and `predicted_evidence` (`[page, line]` pairs), in gold order. "
+            "Pre-filled: the first 100 claims of the official scorer's test fixture."
+        ),
+        example_rows=_example_rows,
+        chart=BarChart(
+            _confusion,
+            x="gold label",
+            y="claims",
+            color="predicted label",
+            x_order=LABELS,
+            colors=dict(zip(LABELS, ("#2e7d32", "#c62828", "#9e9e9e"))),
+            title="Label confusion: claims per gold label, stacked by predicted label",
+        ),
+    ),
+)

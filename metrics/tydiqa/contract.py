@@ -1,0 +1,144 @@
+"""What taskeval needs from ``tydiqa`` (see ``taskeval.contract``); evaluate never loads it."""
+
+from __future__ import annotations
+
+from taskeval.contract import (
+    FileArgument,
+    Files,
+    MetricContract,
+    Option,
+    Reader,
+    SpaceContract,
+    StratifiedStatistics,
+)
+
+from . import scoring as core
+from .inputs import read_official, references_from_hub, score_files
+
+TYPE_CHECKING = False  # typing costs the command line milliseconds at start
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+
+def statistics(config: str | None, options: Mapping[str, Any]) -> StratifiedStatistics:
+    """Examples within their (gold) language; each example's ``(gold_has, pred_has, credit,
+    score)`` of both tasks (the core's ``language_stats``). Every resample re-runs the core's
+    sweep per language (``language_values``) and its ``macro_averages``: the threshold is
+    chosen anew on each, so the statistics do not add up."""
+    passage = options.get("passage_non_null_threshold", core.DEFAULT_THRESHOLD)
+    minimal = options.get("minimal_non_null_threshold", core.DEFAULT_THRESHOLD)
+    core.check_threshold("passage_non_null_threshold", passage)
+    core.check_threshold("minimal_non_null_threshold", minimal)
+
+    normalized: dict[tuple[int, int], tuple[list, list]] = {}
+
+    def normalize(inputs: Mapping[str, Any]) -> tuple[list, list]:
+        # Checked once per system for both the official score and the units (these statistics
+        # live for one comparison, while its inputs are alive).
+        key = (id(inputs["predictions"]), id(inputs["references"]))
+        if key not in normalized:
+            core.check_rows(inputs["predictions"], "predictions")
+            core.check_rows(inputs["references"], "references")
+            core.check_lengths(len(inputs["predictions"]), len(inputs["references"]))
+            normalized[key] = (
+                core.normalize_predictions(inputs["predictions"]),
+                core.normalize_references(inputs["references"]),
+            )
+        return normalized[key]
+
+    def official(inputs: Mapping[str, Any]) -> dict[str, Any]:
+        # What tydiqa_score (compute()) does: check, normalize, score.
+        return core.score(*normalize(inputs), passage, minimal)
+
+    def units(inputs: Mapping[str, Any]) -> tuple[dict, dict, list]:
+        preds, refs = normalize(inputs)
+        # As the core pairs rows: by example_id, a later duplicate replacing the earlier.
+        gold = {r[0]: r for r in refs if r is not None}
+        latest = {p[0]: p for p in preds if p is not None}
+        present = {p[1] for p in latest.values()}
+        strata = [language for language in core.LANGUAGES if language in present]
+        unused = max([0, *gold, *latest]) + 1  # an id no row has: a prediction that matches none
+        unit_stats: dict[str, list] = {language: [] for language in strata}
+        ids: dict[str, list[int]] = {language: [] for language in strata}
+        for example_id, ref in gold.items():
+            language = ref[1]
+            if language not in unit_stats:
+                continue  # never scored: the official script skips the language
+            pred = latest.get(example_id)
+            # The example alone, plus a prediction matching nothing that keeps its language
+            # scored when its own prediction is missing or carries another language.
+            anchor = (unused, language, -1, 0.0, -1, -1, 0.0, "none")
+            pair = [anchor] if pred is None else [anchor, pred]
+            stats = {
+                lang: (p, m) for lang, p, m, _ in core.language_stats(pair, [ref], passage, minimal)
+            }
+            passage_stats, minimal_stats = stats[language]
+            unit_stats[language].append((passage_stats[0], minimal_stats[0]))
+            ids[language].append(example_id)
+        parts, identity = {}, {}
+        for language, stats in unit_stats.items():
+            if not stats:
+                continue
+            parts[language] = ([u[0] for u in stats], [u[1] for u in stats])
+            # The core visits a language's examples in the order of a set of their ids.
+            where = {example_id: i for i, example_id in enumerate(ids[language])}
+            identity[language] = [where[example_id] for example_id in set(ids[language])]
+        return parts, identity, strata
+
+    def score(stats: dict[str, tuple[list, ...]]) -> dict[str, float]:
+        # Per language, the core's sweep on both tasks, then its macro means.
+        return core.macro_averages(
+            {
+                language: core.language_values(passage_stats, minimal_stats)
+                for language, (passage_stats, minimal_stats) in stats.items()
+            }
+        )
+
+    return StratifiedStatistics(
+        "example", core.AVG_KEYS, official=official, units=units, score=score
+    )
+
+
+def _example_rows(rows: dict[str, list], n: int = 8) -> dict[str, list]:
+    """The first ``n`` gold examples and their predictions (rows are paired by example_id)."""
+    references = [r for r in rows["references"] if r["example_id"] is not None][:n]
+    ids = {r["example_id"] for r in references}
+    predictions = [p for p in rows["predictions"] if p["example_id"] in ids]
+    predictions += [{"example_id": None}] * (len(references) - len(predictions))
+    return {"predictions": predictions, "references": references}
+
+
+CONTRACT = MetricContract(
+    "tydiqa",
+    files=Files(
+        FileArgument(
+            "gold JSONL of the TyDi QA dev set (.jsonl or .jsonl.gz)", gzip=True, gold=True
+        ),
+        FileArgument("predictions JSONL in the official format"),
+    ),
+    options=[
+        Option(
+            f"{task}_non_null_threshold",
+            int,
+            metavar="N",
+            help=f"how many annotators must give a non-null {task} answer for the gold of an "
+            f"example to have one (default 2)",
+            default=core.DEFAULT_THRESHOLD,
+        )
+        for task in ("passage", "minimal")
+    ],
+    reader=Reader(read_official, score_files, references_from_hub=references_from_hub),
+    statistics=statistics,
+    space=SpaceContract(
+        {"references": "gold.jsonl.gz", "predictions": "predictions.jsonl"},
+        file_help=(
+            "**references**: the gold JSONL in the layout of the TyDi QA dev file (gzip when the "
+            "name contains `.gz`). **predictions**: one JSON object per line with `example_id`, "
+            "`language`, `passage_answer_index`, `passage_answer_score`, `minimal_answer` "
+            "(`start_byte_offset`, `end_byte_offset`), `minimal_answer_score`, `yes_no_answer`. "
+            "Pre-filled: a synthetic 300-example set in the 11 languages."
+        ),
+        example_rows=_example_rows,
+    ),
+)

@@ -1,0 +1,631 @@
+"""The contract of a metric folder: everything taskeval needs from ``metrics/<name>/``.
+
+A metric folder is an ``evaluate`` metric (``<name>.py`` and the plain-Python modules it
+imports, loadable with only evaluate, datasets and numpy) plus ``contract.py``, a module evaluate
+never loads, which defines ``CONTRACT = MetricContract(...)``. The command line, ``read_official``,
+``compare`` and the ``--ci`` intervals, the Spaces and ``taskeval export`` read the metric only
+through it; ``check`` says what a folder lacks. The parts of a Space that need gradio (option
+widgets, custom plots) are in the Space's own ``spaces/<name>/app.py``.
+
+The classes are plain classes, not dataclasses: ``taskeval score`` imports this module on its
+fastest path, where importing ``dataclasses`` or ``typing`` would cost more than scoring a small
+file. Their arguments are keyword-only beyond the first ones, and every value is kept as given.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # typing costs the command line milliseconds at start
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+    from os import PathLike
+    from typing import Any
+
+    Path = str | PathLike
+    Inputs = Mapping[str, Any]  # compute() keyword inputs: predictions, references
+
+__all__ = [
+    "BarChart",
+    "Config",
+    "ContractError",
+    "FileArgument",
+    "Files",
+    "MetricContract",
+    "Option",
+    "OutputFormat",
+    "Reader",
+    "ResultFilter",
+    "SpaceContract",
+    "StratifiedStatistics",
+    "SumStatistics",
+    "check",
+]
+
+
+class _Record:
+    """Equality and a readable repr from ``__slots__`` (what a dataclass would give)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__slots__)
+        return f"{type(self).__name__}({fields})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and all(
+            getattr(self, k) == getattr(other, k) for k in self.__slots__
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+# ---------------------------------------------------------------------------------------------
+# Files
+
+
+class FileArgument(_Record):
+    """One of the two paths a metric reads (``--references`` or ``--predictions``).
+
+    ``help`` is the command line's help text. ``kind`` is ``"file"`` or ``"folder"`` (a folder
+    of files with official names; a Space then takes several uploads for it). ``gzip``: a path
+    whose name contains ``.gz`` is read as gzip. ``gold``: this side carries the gold.
+    ``optional``: the path may be left out (the other side then carries what it would give).
+    """
+
+    __slots__ = ("gold", "gzip", "help", "kind", "optional")
+
+    def __init__(
+        self,
+        help: str,
+        *,
+        kind: str = "file",
+        gzip: bool = False,
+        gold: bool = False,
+        optional: bool = False,
+    ) -> None:
+        self.help, self.kind, self.gzip, self.gold, self.optional = help, kind, gzip, gold, optional
+
+
+class Files(_Record):
+    """What ``--references`` and ``--predictions`` are.
+
+    ``submissions``: when ``predictions`` may also be a folder of several submissions, each
+    scored on its own (``taskeval score`` only), the words added to its help. ``row_per_line``:
+    row ``i`` of ``compute()``'s inputs is line ``i + 1`` of each file, so an error naming
+    ``predictions[i]`` is reported as the file and line. ``gold_in_line(predictions, line)``:
+    whether that prediction line carries its own gold (an error about its reference then names
+    the predictions file).
+    """
+
+    __slots__ = ("gold_in_line", "predictions", "references", "row_per_line", "submissions")
+
+    def __init__(
+        self,
+        references: FileArgument,
+        predictions: FileArgument,
+        *,
+        submissions: str | None = None,
+        row_per_line: bool = False,
+        gold_in_line: Callable[[Path, int], bool] | None = None,
+    ) -> None:
+        self.references, self.predictions = references, predictions
+        self.submissions, self.row_per_line, self.gold_in_line = (
+            submissions,
+            row_per_line,
+            gold_in_line,
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Options
+
+
+class Option(_Record):
+    """A keyword option of ``compute()`` (``max_evidence``), given on the command line as
+    ``flag`` (``--max-evidence``).
+
+    ``parse`` turns the command-line text into the value (raising ``ValueError`` or
+    ``TypeError`` on bad text; the command line then says it expected ``metavar``). ``default``
+    is what ``compute()`` uses when the option is not given.
+    """
+
+    __slots__ = ("default", "help", "metavar", "name", "parse")
+
+    def __init__(
+        self,
+        name: str,
+        parse: Callable[[str], Any],
+        *,
+        metavar: str,
+        help: str,
+        default: Any = None,
+    ) -> None:
+        self.name, self.parse, self.metavar, self.help, self.default = (
+            name,
+            parse,
+            metavar,
+            help,
+            default,
+        )
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+
+class Config(_Record):
+    """The metric's ``evaluate`` configurations (``evaluate.load(name, config)``), of which the
+    command line picks one with ``flag`` (``--<name>``) and the library with the keyword
+    ``name``.
+
+    ``values`` are the config names; ``parse`` turns the command-line text into one (a number
+    into the config's name, say), ``expected`` says what it takes. ``default`` is the config of
+    ``evaluate.load(name)``. ``pairs(references, predictions, value)`` gives, for files holding
+    several configurations, ``(config, references, predictions)`` for each one to score
+    (``value`` picks one): what ``compare`` scores config by config.
+    """
+
+    __slots__ = ("default", "expected", "help", "metavar", "name", "pairs", "parse", "values")
+
+    def __init__(
+        self,
+        name: str,
+        values: Sequence[str],
+        parse: Callable[[str], str],
+        *,
+        metavar: str,
+        expected: str,
+        help: str,
+        default: str,
+        pairs: Callable[[Path, Path, str | None], list[tuple[str, Path, Path]]],
+    ) -> None:
+        self.name, self.values, self.parse, self.metavar = name, tuple(values), parse, metavar
+        self.expected, self.help, self.default, self.pairs = expected, help, default, pairs
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading official files and Hub rows
+
+
+class Reader(_Record):
+    """How official files and Hub rows become ``compute()`` inputs, and how files are scored.
+
+    ``read_official(references, predictions)`` → ``{"predictions": [...], "references": [...]}``
+    (``compute()``'s keyword inputs). ``score_files(references, predictions, **options)`` →
+    what ``taskeval score`` prints, equal to ``compute(**read_official(...), **options)`` (for a
+    metric with a ``Config``: ``{config: scores}`` for each config the files hold, the config
+    option given as ``Config.name``). ``references_from_hub(rows, **kwargs)`` → ``references``
+    from the rows of the task's Hugging Face Hub dataset.
+
+    Metrics whose readers share a ``group`` read the same files: ``taskeval score a,b`` reads
+    them once, through ``score_metrics(names, references, predictions, **options)``.
+    """
+
+    __slots__ = ("group", "read_official", "references_from_hub", "score_files", "score_metrics")
+
+    def __init__(
+        self,
+        read_official: Callable[[Path | None, Path], dict[str, list]],
+        score_files: Callable[..., dict[str, Any]],
+        *,
+        references_from_hub: Callable[..., list[dict]] | None = None,
+        group: str | None = None,
+        score_metrics: Callable[..., dict[str, Any]] | None = None,
+    ) -> None:
+        self.read_official, self.score_files = read_official, score_files
+        self.references_from_hub, self.group, self.score_metrics = (
+            references_from_hub,
+            group,
+            score_metrics,
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Statistics for resampling (``compare``, ``--ci``, the Spaces' intervals)
+
+
+class SumStatistics(_Record):
+    """A metric whose scores are a function of sums over units (claims, sentences).
+
+    ``stats(inputs)`` gives one row of ``width`` floats per unit (the statistics the official
+    loop adds up; as sacrebleu's ``_extract_corpus_statistics``); ``scores(sums, n)`` turns the
+    sums of a sample of ``n`` units into the scores (``_compute_score_from_stats``). A resample's
+    sums are weighted sums of unit rows. ``official(inputs)`` is ``compute()``'s result on the
+    inputs, ``keys`` the scores that get intervals, ``unit`` what a unit is (singular).
+    Sums taken left to right over all units give ``compute()``'s numbers exactly.
+    """
+
+    __slots__ = ("keys", "official", "scores", "stats", "unit", "width")
+
+    def __init__(
+        self,
+        unit: str,
+        keys: Sequence[str],
+        *,
+        width: int,
+        official: Callable[[Inputs], dict[str, Any]],
+        stats: Callable[[Inputs], list[Sequence[float]]],
+        scores: Callable[[list[float], int], dict[str, float]],
+    ) -> None:
+        self.unit, self.keys, self.width = unit, tuple(keys), width
+        self.official, self.stats, self.scores = official, stats, scores
+
+
+class StratifiedStatistics(_Record):
+    """A metric scored anew on every resample from its units' statistics, within strata.
+
+    ``units(inputs)`` → ``(parts, identity, strata)``: ``parts[stratum]`` holds one list per part
+    of a unit's statistics, indexed by unit (a resample indexes them all with the same draw);
+    ``identity[stratum]`` the unit indices in the official visiting order of the original
+    sample; ``strata`` every stratum scored, even with no unit. ``score(stats)`` scores the parts
+    of each stratum (in visiting order). Resamples are drawn within each stratum and may be
+    scored in several processes. ``official``, ``keys``, ``unit``: as for ``SumStatistics``.
+    """
+
+    __slots__ = ("keys", "official", "score", "unit", "units")
+
+    def __init__(
+        self,
+        unit: str,
+        keys: Sequence[str],
+        *,
+        official: Callable[[Inputs], dict[str, Any]],
+        units: Callable[
+            [Inputs], tuple[dict[str, tuple[list, ...]], dict[str, list[int]], list[str]]
+        ],
+        score: Callable[[dict[str, tuple[list, ...]]], dict[str, float]],
+    ) -> None:
+        self.unit, self.keys = unit, tuple(keys)
+        self.official, self.units, self.score = official, units, score
+
+
+# ---------------------------------------------------------------------------------------------
+# Output of ``taskeval score`` beyond JSON and the table
+
+
+class OutputFormat(_Record):
+    """A format ``taskeval score`` prints instead of JSON, chosen by ``--<name>``:
+    ``write(result, predictions)`` → the text."""
+
+    __slots__ = ("help", "name", "write")
+
+    def __init__(self, name: str, help: str, write: Callable[[dict, Path], str]) -> None:
+        self.name, self.help, self.write = name, help, write
+
+
+class ResultFilter(_Record):
+    """A switch ``--<name>`` of ``taskeval score`` that reduces the result (``apply(result)``)
+    before it is printed."""
+
+    __slots__ = ("apply", "help", "name")
+
+    def __init__(self, name: str, help: str, apply: Callable[[dict], dict]) -> None:
+        self.name, self.help, self.apply = name, help, apply
+
+
+# ---------------------------------------------------------------------------------------------
+# The Space
+
+
+class BarChart(_Record):
+    """The Space's plot as stacked bars: ``rows(details, config)`` gives one dict per counted
+    item with its ``x`` and ``color`` values (and ``y``, its count, when not 1); bars in
+    ``x_order``, each ``color`` value in its fixed colour of ``colors`` (the legend's order).
+    ``y`` names the counted things; ``title`` is a text or ``title(config)``."""
+
+    __slots__ = ("color", "colors", "rows", "title", "x", "x_order", "y")
+
+    def __init__(
+        self,
+        rows: Callable[[list[dict], str | None], list[dict]],
+        *,
+        x: str,
+        y: str,
+        color: str,
+        x_order: Sequence[str],
+        colors: Mapping[str, str],
+        title: str | Callable[[str | None], str],
+    ) -> None:
+        self.rows, self.x, self.y, self.color = rows, x, y, color
+        self.x_order, self.colors, self.title = tuple(x_order), dict(colors), title
+
+
+class SpaceContract(_Record):
+    """What the metric's Space shows, beyond the shared layout (``taskeval.space``).
+
+    ``examples``: per side (``references``, ``predictions``), the example's path in the Space's
+    ``examples/`` folder (a folder for a ``"folder"`` file argument), scored when the page
+    opens and shipped by ``taskeval export``; ``example_config``: the config they hold.
+    ``example_rows(rows)`` picks the rows shown in the JSON tab from ``read_official`` of the
+    examples. ``file_help``: the text above the uploads. ``breakdown_columns``: the columns of
+    the per-item table (default: every detail field); ``chart``: the plot, unless the Space's
+    ``app.py`` draws its own.
+    """
+
+    __slots__ = (
+        "breakdown_columns",
+        "chart",
+        "example_config",
+        "example_rows",
+        "examples",
+        "file_help",
+    )
+
+    def __init__(
+        self,
+        examples: Mapping[str, str],
+        *,
+        file_help: str,
+        example_rows: Callable[[dict[str, list]], dict[str, list]] | None = None,
+        example_config: str | None = None,
+        breakdown_columns: Sequence[str] | None = None,
+        chart: BarChart | None = None,
+    ) -> None:
+        self.examples, self.file_help, self.example_rows = dict(examples), file_help, example_rows
+        self.example_config = example_config
+        self.breakdown_columns = None if breakdown_columns is None else list(breakdown_columns)
+        self.chart = chart
+
+
+# ---------------------------------------------------------------------------------------------
+# The contract
+
+
+class MetricContract(_Record):
+    """Everything taskeval needs from one metric folder; ``metrics/<name>/contract.py`` defines
+    it as ``CONTRACT``.
+
+    ``name``: the folder's name (as given to ``evaluate.load``). ``files``, ``options``,
+    ``config``: what ``taskeval score`` and ``compare`` take (``options``: ``compute()``'s
+    keyword options; ``config``: the metric's evaluate configs, if any). ``reader``: official
+    files and Hub rows. ``statistics(config, options)``: the per-unit statistics and the scores
+    made from them, for the given config name and ``compute()`` options (which it checks).
+    ``formats`` and ``filters``: what ``taskeval score`` offers beyond JSON and ``--table``.
+    ``space``: what its Space shows.
+    """
+
+    __slots__ = (
+        "config",
+        "files",
+        "filters",
+        "formats",
+        "name",
+        "options",
+        "reader",
+        "space",
+        "statistics",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        files: Files,
+        reader: Reader,
+        statistics: Callable[[str | None, Mapping[str, Any]], SumStatistics | StratifiedStatistics],
+        space: SpaceContract,
+        options: Sequence[Option] = (),
+        config: Config | None = None,
+        formats: Sequence[OutputFormat] = (),
+        filters: Sequence[ResultFilter] = (),
+    ) -> None:
+        self.name, self.files, self.reader, self.statistics = name, files, reader, statistics
+        self.space, self.options, self.config = space, tuple(options), config
+        self.formats, self.filters = tuple(formats), tuple(filters)
+
+    def option(self, name: str) -> Option | None:
+        """The option called ``name``, or None."""
+        for option in self.options:
+            if option.name == name:
+                return option
+        return None
+
+    def setting_names(self) -> list[str]:
+        """The keywords ``score_files`` and ``compare`` take for this metric: its options and
+        its config's name."""
+        names = [option.name for option in self.options]
+        return names + ([self.config.name] if self.config is not None else [])
+
+    def resamples_in_processes(self) -> bool:
+        """Whether its resamples are scored one by one (``StratifiedStatistics``), which
+        ``compare`` spreads over worker processes, rather than summed."""
+        return isinstance(self.statistics(self._default_config(), {}), StratifiedStatistics)
+
+    def _default_config(self) -> str | None:
+        return self.config.default if self.config is not None else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Checking a contract
+
+
+class ContractError(ValueError):
+    """A metric folder that does not meet the contract; the message lists what is wrong."""
+
+
+def _callable(problems: list[str], where: str, value: Any, optional: bool = False) -> None:
+    if value is None and optional:
+        return
+    if not callable(value):
+        problems.append(f"{where} must be a function, got {value!r}")
+
+
+def _text(problems: list[str], where: str, value: Any) -> None:
+    if not isinstance(value, str) or not value.strip():
+        problems.append(f"{where} must be a non-empty text, got {value!r}")
+
+
+def _of(problems: list[str], where: str, value: Any, kind: type) -> bool:
+    if not isinstance(value, kind):
+        problems.append(f"{where} must be a {kind.__name__}, got {type(value).__name__}")
+        return False
+    return True
+
+
+def _check_files(problems: list[str], files: Any) -> None:
+    if not _of(problems, "CONTRACT.files", files, Files):
+        return
+    for side in ("references", "predictions"):
+        argument = getattr(files, side)
+        where = f"CONTRACT.files.{side}"
+        if _of(problems, where, argument, FileArgument):
+            _text(problems, f"{where}.help", argument.help)
+            if argument.kind not in ("file", "folder"):
+                problems.append(f"{where}.kind must be 'file' or 'folder', got {argument.kind!r}")
+    if isinstance(files.predictions, FileArgument) and files.predictions.optional:
+        problems.append("CONTRACT.files.predictions cannot be optional")
+    _callable(problems, "CONTRACT.files.gold_in_line", files.gold_in_line, optional=True)
+
+
+def _check_settings(problems: list[str], contract: MetricContract) -> None:
+    names = []
+    for i, option in enumerate(contract.options):
+        where = f"CONTRACT.options[{i}]"
+        if _of(problems, where, option, Option):
+            if not option.name.isidentifier():
+                problems.append(f"{where}.name must be a keyword name, got {option.name!r}")
+            _callable(problems, f"{where}.parse", option.parse)
+            _text(problems, f"{where}.help", option.help)
+            names.append(option.name)
+    config = contract.config
+    if config is not None and _of(problems, "CONTRACT.config", config, Config):
+        _callable(problems, "CONTRACT.config.parse", config.parse)
+        _callable(problems, "CONTRACT.config.pairs", config.pairs)
+        _text(problems, "CONTRACT.config.help", config.help)
+        if config.default not in config.values:
+            problems.append(
+                f"CONTRACT.config.default must be one of {config.values}, got {config.default!r}"
+            )
+        names.append(config.name)
+    if len(set(names)) != len(names):
+        problems.append(f"CONTRACT's options and config share a name: {names}")
+    for i, extra in enumerate(contract.formats):
+        if _of(problems, f"CONTRACT.formats[{i}]", extra, OutputFormat):
+            _callable(problems, f"CONTRACT.formats[{i}].write", extra.write)
+    for i, extra in enumerate(contract.filters):
+        if _of(problems, f"CONTRACT.filters[{i}]", extra, ResultFilter):
+            _callable(problems, f"CONTRACT.filters[{i}].apply", extra.apply)
+
+
+def _check_reader(problems: list[str], reader: Any) -> None:
+    if not _of(problems, "CONTRACT.reader", reader, Reader):
+        return
+    _callable(problems, "CONTRACT.reader.read_official", reader.read_official)
+    _callable(problems, "CONTRACT.reader.score_files", reader.score_files)
+    _callable(problems, "CONTRACT.reader.references_from_hub", reader.references_from_hub, True)
+    if reader.group is not None:
+        _callable(problems, "CONTRACT.reader.score_metrics", reader.score_metrics)
+
+
+def _check_statistics(problems: list[str], contract: MetricContract) -> None:
+    _callable(problems, "CONTRACT.statistics", contract.statistics)
+    if problems:
+        return
+    try:
+        made = contract.statistics(contract._default_config(), {})
+    except Exception as e:
+        problems.append(f"CONTRACT.statistics(default config, {{}}) failed: {e!r}")
+        return
+    if not isinstance(made, (SumStatistics, StratifiedStatistics)):
+        problems.append(
+            "CONTRACT.statistics must give a SumStatistics or a StratifiedStatistics, got "
+            f"{type(made).__name__}"
+        )
+        return
+    _text(problems, "CONTRACT.statistics(...).unit", made.unit)
+    if not made.keys:
+        problems.append("CONTRACT.statistics(...).keys must name at least one score")
+    parts = ("stats", "scores") if isinstance(made, SumStatistics) else ("units", "score")
+    for part in ("official", *parts):
+        _callable(problems, f"CONTRACT.statistics(...).{part}", getattr(made, part))
+
+
+def _check_space(problems: list[str], space: Any) -> None:
+    if not _of(problems, "CONTRACT.space", space, SpaceContract):
+        return
+    _text(problems, "CONTRACT.space.file_help", space.file_help)
+    for side in ("references", "predictions"):
+        if not isinstance(space.examples.get(side), str):
+            problems.append(f"CONTRACT.space.examples must name the {side} example")
+    _callable(problems, "CONTRACT.space.example_rows", space.example_rows, optional=True)
+    if space.chart is not None and _of(problems, "CONTRACT.space.chart", space.chart, BarChart):
+        _callable(problems, "CONTRACT.space.chart.rows", space.chart.rows)
+
+
+def check(module: Any, name: str) -> MetricContract:
+    """The ``CONTRACT`` of a metric folder's imported ``contract`` module, checked: raises a
+    ``ContractError`` listing every part missing or malformed."""
+    contract = getattr(module, "CONTRACT", None)
+    if contract is None:
+        raise ContractError(
+            f"metric {name!r}: its contract.py defines no CONTRACT (a taskeval.contract."
+            f"MetricContract)"
+        )
+    if not isinstance(contract, MetricContract):
+        raise ContractError(
+            f"metric {name!r}: CONTRACT must be a MetricContract, got {type(contract).__name__}"
+        )
+    problems: list[str] = []
+    if contract.name != name:
+        problems.append(f"CONTRACT.name is {contract.name!r}, not the folder's name {name!r}")
+    _check_files(problems, contract.files)
+    _check_settings(problems, contract)
+    _check_reader(problems, contract.reader)
+    _check_space(problems, contract.space)
+    if not problems:
+        _check_statistics(problems, contract)
+    if problems:
+        raise ContractError(f"metric {name!r} does not meet the contract: " + "; ".join(problems))
+    return contract
+
+
+_REQUIRED_FILES = ("{name}.py", "contract.py", "README.md", "requirements.txt")
+
+
+def check_folder(folder: str | PathLike, space: str | PathLike | None = None) -> MetricContract:
+    """Check a metric folder (and, given, its Space folder) against the contract; returns its
+    ``CONTRACT``, else raises a ``ContractError`` saying what is missing.
+
+    The folder's ``contract.py`` is imported as a module of a package made of the folder (so its
+    relative imports work), under a name of its own: any folder can be checked, wherever it is.
+    """
+    import importlib
+    import importlib.util
+    import itertools
+    import sys
+    from importlib.machinery import ModuleSpec
+    from pathlib import Path
+
+    folder = Path(folder)
+    name = folder.name
+    files = [f.format(name=name) for f in _REQUIRED_FILES]
+    missing = [f for f in files if not (folder / f).is_file()]
+    if missing:
+        raise ContractError(f"metric folder {folder} lacks {', '.join(missing)}")
+    package = next(
+        f"_taskeval_checked_{n}"
+        for n in itertools.count()
+        if f"_taskeval_checked_{n}" not in sys.modules
+    )
+    spec = ModuleSpec(package, None, is_package=True)
+    spec.submodule_search_locations = [str(folder)]
+    sys.modules[package] = importlib.util.module_from_spec(spec)
+    try:
+        module = importlib.import_module(f"{package}.contract")
+    except Exception as e:
+        raise ContractError(f"metric {name!r}: its contract.py does not import: {e!r}") from e
+    contract = check(module, name)
+    if space is not None:
+        space = Path(space)
+        problems = [] if (space / "app.py").is_file() else [f"{space} has no app.py"]
+        for side, path in contract.space.examples.items():
+            if not (space / "examples" / path).exists():
+                problems.append(f"the {side} example {space / 'examples' / path} does not exist")
+        if problems:
+            raise ContractError(
+                f"metric {name!r}: its Space does not meet the contract: " + "; ".join(problems)
+            )
+    return contract
