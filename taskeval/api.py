@@ -99,7 +99,8 @@ def score_files(
     accepted = {c.name: set(c.setting_names()) for c in contracts}
     unknown = sorted(set(options) - set().union(*accepted.values()))
     if unknown:
-        raise ValueError(f"{', '.join(names)} take no option {', '.join(unknown)}")
+        takes = "take" if len(names) > 1 else "takes"
+        raise ValueError(f"{', '.join(names)} {takes} no option {', '.join(unknown)}")
     groups: dict[tuple[str, str], list] = {}
     for c in contracts:
         key = ("group", c.reader.group) if c.reader.group is not None else ("metric", c.name)

@@ -192,7 +192,11 @@ SCIFACT_FILES = {
             {"max_evidence": 3},
             "scifact_abstract, scifact_sentence take no option max_evidence",
         ),
-        ("scifact_abstract", {"scenario": "scenario1"}, "scenario is an ehealthkd setting"),
+        (
+            "scifact_abstract",
+            {"scenario": "scenario1"},
+            "scifact_abstract takes no option scenario",
+        ),
     ],
 )
 def test_score_files_refusals(name, options, message):
