@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 _CHUNK = 1 << 22  # bytes per read
 _SMALL = 1 << 20  # bytes: below this, importing orjson costs more than it saves
+_MAX_LINE = 256 << 20  # bytes: the default longest line (see max_line_bytes)
+_GZIP_MAGIC = b"\x1f\x8b"
 _fast_loads: Callable[[bytes], Any] | None = None
 _long_digits: Callable[[bytes], Any] | None = None  # set with _fast_loads
 
@@ -76,38 +78,90 @@ def loads(text: str) -> Any:
     return json.loads(text)
 
 
-def iter_lines(chunks: Iterable[bytes], universal: bool) -> Iterator[tuple[int, bytes, int, int]]:
-    """``(line number, buffer, start, end)`` of each line of the bytes ``chunks``, not copied out.
+def max_line_bytes() -> int:
+    """The longest line read, in bytes: ``TASKEVAL_MAX_LINE_BYTES``, else 256 MiB (TyDi QA's
+    longest document lines are a few MiB). A longer line is refused before it fills memory."""
+    try:
+        return max(int(os.environ["TASKEVAL_MAX_LINE_BYTES"]), 1)
+    except (KeyError, ValueError):
+        return _MAX_LINE
+
+
+def _line_refusal(path: Any, number: int, what: str) -> ValueError:
+    where = f"{path}, line {number}" if path is not None else f"line {number}"
+    return ValueError(f"{where}: {what}")
+
+
+def iter_lines(
+    chunks: Iterable[bytes], universal: bool, path: Any = None
+) -> Iterator[tuple[int, bytes, int, int]]:
+    """``(line number, buffer, start, end)`` of each line of the bytes ``chunks``.
 
     ``universal``: lines as a text-mode file gives them (``\\n``, ``\\r\\n`` and a lone ``\\r``
     each end a line); otherwise as a binary file gives them (only ``\\n``, as ``gzip.GzipFile``).
     ``buffer[start:end]`` is the line without its line break; the last line needs none.
+
+    Linear in time and memory whatever the line lengths: the unfinished line's pieces are kept
+    apart and joined once, when the line ends. A line holding a NUL byte (never JSON text: a
+    binary file) or longer than ``max_line_bytes()`` is refused with a ``ValueError`` naming
+    ``path`` and the line as soon as it is met, so that ``/dev/zero`` ends at once.
     """
+    limit = max_line_bytes()
     number = 0
-    rest = b""
+    pending: list[bytes] = []  # the unfinished line, in pieces
+    pending_size = 0
+    held = b""  # a "\r" that may be the first half of a "\r\n" split between two chunks
     for chunk in chunks:
-        data = rest + chunk if rest else chunk
-        held = b""
-        if universal and b"\r" in data:
-            if data[-1] == 0x0D:  # maybe the first half of a "\r\n" split between two chunks
-                data, held = data[:-1], b"\r"
-            data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        if held:
+            chunk, held = held + chunk, b""
+        if universal and b"\r" in chunk:
+            if chunk[-1] == 0x0D:
+                chunk, held = chunk[:-1], b"\r"
+            chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        nul = chunk.find(b"\0")  # one scan of the chunk; -1 almost always
         start = 0
-        while (end := data.find(b"\n", start)) != -1:
+        while (end := chunk.find(b"\n", start)) != -1:
             number += 1
-            yield number, data, start, end
+            if 0 <= nul < end:
+                raise _binary(path, number)
+            if pending:  # joined with its line break, as a line within a chunk has it
+                data = b"".join((*pending, chunk[start : end + 1]))
+                pending, pending_size = [], 0
+                if len(data) - 1 > limit:
+                    raise _too_long(path, number, limit)
+                yield number, data, 0, len(data) - 1
+            else:
+                if end - start > limit:
+                    raise _too_long(path, number, limit)
+                yield number, chunk, start, end
             start = end + 1
-        rest = data[start:] + held if held or start else data
-    if universal and rest.endswith(b"\r"):
-        rest = rest[:-1] + b"\n"
-    if rest:
-        start = 0
-        while (end := rest.find(b"\n", start)) != -1:
-            number += 1
-            yield number, rest, start, end
-            start = end + 1
-        if start < len(rest):
-            yield number + 1, rest, start, len(rest)
+        if start < len(chunk):
+            if nul >= start:
+                raise _binary(path, number + 1)
+            pending.append(chunk[start:] if start else chunk)
+            pending_size += len(chunk) - start
+            if pending_size > limit:
+                raise _too_long(path, number + 1, limit)
+    if held:  # a final lone "\r" ends the last line
+        pending.append(b"")
+    if pending:
+        data = b"".join(pending)
+        yield number + 1, data, 0, len(data)
+
+
+def _too_long(path: Any, number: int, limit: int) -> ValueError:
+    return _line_refusal(
+        path,
+        number,
+        f"longer than {limit:,} bytes (the limit, TASKEVAL_MAX_LINE_BYTES): is this a JSON "
+        "Lines file?",
+    )
+
+
+def _binary(path: Any, number: int) -> ValueError:
+    return _line_refusal(
+        path, number, "a NUL byte: binary data, not JSON Lines text (one JSON value per line)"
+    )
 
 
 def fast_parser() -> Callable[[bytes], Any] | None:
@@ -144,14 +198,34 @@ def loads_text_line(line: bytes, fast: Callable[[bytes], Any] | None = None) -> 
 
 
 def line_error(path: Any, number: int, line: bytes, error: BaseException) -> ValueError:
-    """The ``ValueError`` for a line that is not one JSON value."""
+    """The ``ValueError`` for a line that is not one JSON value, naming the common mistakes."""
     if not line.strip():
         return ValueError(f"{path}, line {number}: a blank line (one JSON value per line)")
+    mistake = _file_mistake(line) if number == 1 else None
+    if mistake is not None:
+        return ValueError(f"{path}, line 1: {mistake}")
     if isinstance(error, UnicodeDecodeError):
         return ValueError(f"{path}, line {number}: not UTF-8 text ({error})")
     if isinstance(error, RecursionError):
         return ValueError(f"{path}, line {number}: JSON nested too deeply to be read")
     return ValueError(f"{path}, line {number}: not a JSON value ({error})")
+
+
+def _file_mistake(first_line: bytes) -> str | None:
+    """What the whole file is, when its first line shows it is not JSON Lines text."""
+    if first_line.startswith(_GZIP_MAGIC):
+        return "a gzip file, not JSON Lines text: decompress it first (gunzip)"
+    if first_line.startswith(b"\xef\xbb\xbf"):
+        return (
+            "the file starts with a UTF-8 byte order mark (BOM), which the official scorer "
+            "cannot read either: save it as UTF-8 without a BOM"
+        )
+    if first_line.lstrip().startswith(b"["):
+        return (
+            "the file is a JSON array, not JSON Lines: write one JSON object per line (for "
+            "example with jq -c '.[]')"
+        )
+    return None
 
 
 def _text_rows(data: bytes) -> list[Any] | None:
@@ -174,14 +248,26 @@ def _text_rows(data: bytes) -> list[Any] | None:
 
 def read_jsonl(path: str | os.PathLike) -> list[Any]:
     """The JSON value of every line; a ``ValueError`` names the file and line of a bad one."""
+    rows = _read(path)
+    if len(rows) == 1 and isinstance(rows[0], list):
+        raise ValueError(
+            f"{path}, line 1: the file is one JSON array, not JSON Lines: write one JSON object "
+            "per line (for example with jq -c '.[]')"
+        )
+    return rows
+
+
+def _read(path: str | os.PathLike) -> list[Any]:
     collecting = gc.isenabled()
     # Parsing makes millions of small lists and dicts and no cycles: the collector's passes over
     # them would cost several times the parsing.
     gc.disable()
     try:
         with open(path, "rb") as f:
+            if f.peek(2)[:2] == _GZIP_MAGIC:  # compressed bytes hold NULs: say what it is first
+                raise ValueError(f"{path}, line 1: {_file_mistake(_GZIP_MAGIC)}")
             size = os.fstat(f.fileno()).st_size  # 0 for a pipe, read as it comes
-            if 0 < size < _SMALL:
+            if 0 < size < min(_SMALL, max_line_bytes()):
                 data = f.read()
                 rows = _text_rows(data)
                 if rows is not None:
@@ -192,7 +278,7 @@ def read_jsonl(path: str | os.PathLike) -> list[Any]:
                 chunks = iter(lambda: f.read(_CHUNK), b"")
                 fast = fast_parser() if size >= _SMALL else None
             rows = []
-            for number, data, start, end in iter_lines(chunks, True):
+            for number, data, start, end in iter_lines(chunks, True, path):
                 line = data[start:end]
                 try:
                     rows.append(loads_text_line(line, fast))
