@@ -239,15 +239,23 @@ _GOLD_EXPECTED = (
 )
 
 
+def _empty_as_list(value: Any) -> Any:
+    """``""`` and ``{}`` as ``[]``: the official scorer iterates gold evidence and groups, and
+    finds nothing in them either (a longer string or object is refused)."""
+    return [] if type(value) in (str, dict) and not value else value
+
+
 def _reference_row(index: int, row: Any) -> Reference:
     """One reference row checked item by item (any accepted form), or a precise error."""
     where, label, groups = _row_fields(("references", index, row), "label", "evidence")
     if not evidence_scored([label])[0]:
         return (label, [])  # the official scorer never reads a NOT ENOUGH INFO claim's evidence
+    groups = _empty_as_list(groups)
     if not isinstance(groups, list):
         raise _not_a_list(where, "evidence", "evidence groups", groups)
     gold_groups = []
     for g, group in enumerate(groups):
+        group = _empty_as_list(group)
         if not isinstance(group, list):
             raise ValueError(
                 f"{where}: field 'evidence'[{g}] must be a list of evidence items, got {group!r}"

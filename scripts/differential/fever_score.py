@@ -105,6 +105,8 @@ def _claim(rng: random.Random, number: int) -> tuple[dict, dict]:
                 predicted.insert(rng.randint(0, len(predicted)), list(item[2:]))
     if gold_label != "NOT ENOUGH INFO":
         evidence = [[_odd_gold_item(rng, item) for item in group] for group in evidence]
+        if rng.random() < 0.02:  # iterated and found empty, as []
+            evidence = rng.choice(["", {}, [""], [{}, *evidence], [*evidence, ""]])
     predicted = [_odd_prediction_item(rng, item) for item in predicted]
     roll = rng.random()
     label = gold_label if roll < 0.5 else gold_label.lower() if roll < 0.6 else rng.choice(LABELS)
