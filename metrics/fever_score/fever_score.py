@@ -3,12 +3,14 @@
 import datasets
 import evaluate
 
-# evaluate's loader copies only the modules a script imports itself: the scoring core's helpers
-# (numbers) are named here too.
+# evaluate's loader copies only the modules a script imports itself: every module of the scoring
+# core is named here (the rules, the row checks, the fast path, the numbers helpers).
 from .checked_metric import CheckedRows
+from .fast_path import official_form_score
 from .plain_values import as_int
+from .rows import settle_predicted_evidence
+from .rules import DEFAULT_MAX_EVIDENCE
 from .scoring import (
-    DEFAULT_MAX_EVIDENCE,
     check_lengths,
     check_max_evidence,
     check_rows,
@@ -111,17 +113,17 @@ _FEATURES = datasets.Features(
 )
 
 
-def _prediction_records(rows, start):
+def _prediction_records(preds):
     return [
         {"predicted_label": label, "predicted_evidence": [{"page": p, "line": n} for p, n in ev]}
-        for label, ev in normalize_predictions(rows, start)
+        for label, ev in preds
     ]
 
 
-def _reference_records(rows, start):
+def _reference_records(refs):
     return [
         {"label": label, "evidence": [[{"page": p, "line": n} for p, n in g] for g in groups]}
-        for label, groups in normalize_references(rows, start)
+        for label, groups in refs
     ]
 
 
@@ -148,7 +150,11 @@ class FeverScore(CheckedRows, evaluate.Metric):
         # Checked here, not left to evaluate, whose generic message would differ from compute()'s.
         if len(predictions) != len(references):  # an empty batch is fine (an idle process)
             check_lengths(len(predictions), len(references))
-        return _prediction_records(predictions, start), _reference_records(references, start)
+        preds = normalize_predictions(predictions, start)
+        refs = normalize_references(references, start)
+        # A predicted_evidence that is not a list is read with its gold row (stored as []).
+        preds = settle_predicted_evidence(preds, refs)
+        return _prediction_records(preds), _reference_records(refs)
 
     def _compute(self, predictions, references, max_evidence=DEFAULT_MAX_EVIDENCE, details=False):
         max_evidence = check_max_evidence(max_evidence)

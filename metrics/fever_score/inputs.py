@@ -7,6 +7,7 @@ alone. ``read_official`` reproduces how ``fever_score(predictions, actual)`` pai
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from itertools import chain
 from os import PathLike
 
 from .jsonl import read_jsonl
@@ -53,19 +54,63 @@ def read_official(
 def _pair(
     preds: list, actual: list | None, references: Any, predictions: Any
 ) -> dict[str, list[dict]]:
-    out_preds, out_refs = [], []
+    out_preds, out_refs, gold_files = [], [], []
     for index, row in enumerate(preds):
         if type(row) is not dict:
             raise ValueError(
                 f"{predictions}, line {index + 1}: expected a JSON object, got {row!r}"
             )
         out_preds.append({k: row[k] for k in _PREDICTION_FIELDS if k in row})
-        gold = row if carries_gold(row) else _gold(actual, index, preds, references, predictions)
+        own = carries_gold(row)
+        gold = row if own else _gold(actual, index, preds, references, predictions)
+        gold_files.append(predictions if own else references)
         ref = {"label": gold["label"], "evidence": gold["evidence"]}
         if "id" in gold or "id" in row:
             ref = {"id": gold.get("id", row.get("id")), **ref}
         out_refs.append(ref)
+    _refuse_records(out_preds, out_refs, gold_files, predictions)
     return {"predictions": out_preds, "references": out_refs}
+
+
+def _refuse_records(preds: list, refs: list, gold_files: list, predictions: Any) -> None:
+    """Evidence items that are JSON objects, refused where the official scorer reads them.
+
+    ``compute()`` takes ``{"page", "line"}`` records as a convenience, but in an official file an
+    object is what the official scorer reads: a predicted one never equals a ``[page, line]``
+    list (and fails its format check when the label is right), and a gold one of a claim that is
+    not NOT ENOUGH INFO has no position 2 or 3 (KeyError). Such a line is refused rather than
+    scored as the record it would be for ``compute()``.
+    """
+    evidence = [row.get("predicted_evidence") for row in preds]
+    lists = [items for items in evidence if type(items) is list]
+    if dict in set(map(type, chain.from_iterable(lists))):
+        for index, items in enumerate(evidence):
+            for k, item in enumerate(items if type(items) is list else ()):
+                if type(item) is dict:
+                    raise ValueError(
+                        f"{predictions}, line {index + 1}: field 'predicted_evidence'[{k}] must "
+                        f"be a [page, line] list in an official file, got {item!r} (the official "
+                        f"scorer never matches a JSON object)"
+                    )
+    read = [  # the gold groups the official scorer reads: those of claims not NOT ENOUGH INFO
+        (index, groups)
+        for index, row in enumerate(refs)
+        if type(row["label"]) is str
+        and row["label"].upper() != _NEI
+        and type(groups := row["evidence"]) is list
+    ]
+    groups = [group for _, row_groups in read for group in row_groups if type(group) is list]
+    if dict in set(map(type, chain.from_iterable(groups))):
+        for index, row_groups in read:
+            for g, group in enumerate(row_groups):
+                for k, item in enumerate(group if type(group) is list else ()):
+                    if type(item) is dict:
+                        raise ValueError(
+                            f"{gold_files[index]}, line {index + 1}: field 'evidence'[{g}][{k}] "
+                            f"must be an [annotation_id, evidence_id, page, line] list in an "
+                            f"official file, got {item!r} (the official scorer reads its "
+                            f"positions 2 and 3)"
+                        )
 
 
 def carries_gold(row: dict) -> bool:
