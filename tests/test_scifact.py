@@ -78,7 +78,9 @@ def _doc(sentences, label="SUPPORT", doc_id="9") -> dict:
 # --- the two folders share one core and one reader --------------------------------------------
 
 
-@pytest.mark.parametrize("module", ["scoring.py", "inputs.py"])
+@pytest.mark.parametrize(
+    "module", ["scoring.py", "rows.py", "details.py", "fast_counts.py", "inputs.py"]
+)
 def test_sentence_folder_links_to_the_abstract_sources(module):
     link = REPO / "metrics" / "scifact_sentence" / module
     assert link.is_symlink()
