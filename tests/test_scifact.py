@@ -98,6 +98,25 @@ def test_evaluate_load_of_each_folder_by_path(name):
     assert result == {k: CLAIM_52_SCORES[k] for k in keys}
 
 
+@pytest.mark.parametrize("name", ["scifact_abstract", "scifact_sentence"])
+def test_evaluate_copies_every_module_the_metric_reaches(name):
+    """evaluate's loader copies only the modules the script imports itself: the rule's modules,
+    including those ``scoring`` reaches lazily (details, the one-pass file count), must be there."""
+    import importlib
+    import sys
+
+    metric = evaluate.load(str(REPO / "metrics" / name))
+    script = sys.modules[type(metric).__module__]
+    copied = {p.name for p in Path(script.__file__).parent.glob("*.py")}
+    assert {"scoring.py", "rows.py", "details.py", "fast_counts.py"} <= copied
+    package = script.__name__.rpartition(".")[0]
+    scoring = importlib.import_module(f"{package}.scoring")
+    assert scoring.official_counts.__module__ == f"{package}.fast_counts"
+    assert scoring.ABSTRACT_OUTCOMES[0] == scoring.SENTENCE_OUTCOMES[0] == "correct"
+    result = metric.compute(predictions=[CLAIM_52_PRED], references=[CLAIM_52_GOLD], details=True)
+    assert len(result["details"]) == (3 if name == "scifact_abstract" else 7)
+
+
 @needs_corpus
 def test_combine_gives_the_leaderboard_numbers_of_a_real_case(both):
     case = CASES / "dev_multivers_covidfact_ckpt"
