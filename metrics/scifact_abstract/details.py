@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .rows import predicted_abstracts
 from .scoring import (
     complete_rationales,
     label_match,
+    predicted_abstracts,
     rationale_within_cap,
     row_gold,
     sentence_cap,

@@ -13,8 +13,7 @@ which names the problem or scores what is unusual but valid. The counting is ``s
 
 from __future__ import annotations
 
-from .rows import LABELS
-from .scoring import Counts, count_abstract, count_gold, gold_abstracts
+from .scoring import LABELS, Counts, count_abstract, count_gold, gold_abstracts
 
 TYPE_CHECKING = False  # typing itself costs the command-line scorer milliseconds at start
 if TYPE_CHECKING:

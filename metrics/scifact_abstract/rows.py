@@ -9,8 +9,9 @@ official evaluator would crash on, assert on, or silently score as non-matching,
 * ``check_predictions`` / ``check_references`` check the rows of one side;
   ``prediction_records`` / ``reference_records`` also return them canonical (plain Python values);
 * ``check_pairs``: both sides list the same claim ids in the same order;
-* ``checked_rows``: all of it, the rows returned ready to count;
-* ``predicted_abstracts``: the predicted abstracts a row stands for in the official file.
+* ``checked_rows``: all of it, the rows returned ready to count.
+
+Gold labels are held to ``LABELS`` too: the evaluator silently never matches any other.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from .plain_values import INT64, INT64_MAX, as_int, as_list, int_problem
+from .scoring import LABELS, predicted_abstracts
 
 TYPE_CHECKING = False  # typing itself costs the command-line scorer milliseconds at start
 if TYPE_CHECKING:
@@ -26,10 +28,6 @@ if TYPE_CHECKING:
     # A canonical row: {"id": int, "evidence": [{"doc_id": str, "label": str, "sentences": [int]}]}
     Record = dict[str, Any]
     Where = tuple[str, int, Any]  # (side, row index, row)
-
-# The labels a prediction may carry (the official ``allowed_labels``); gold ones are held to them
-# too, since the evaluator silently never matches any other.
-LABELS = ("SUPPORT", "CONTRADICT")
 
 # Fast checks first (exact builtin types); the row's description is only built for an error
 # message, so checking costs little next to counting.
@@ -216,12 +214,6 @@ def _entry(entry: Mapping) -> Record:
         "label": entry["label"],
         "sentences": [int(s) for s in entry["sentences"]],
     }
-
-
-def predicted_abstracts(evidence: Sequence[Mapping]) -> Sequence[Mapping]:
-    """One entry per doc id: a repeated one keeps its first position and its last content, as
-    Python's ``json`` does with a repeated key of the official ``evidence`` object."""
-    return evidence if len(evidence) < 2 else list({e["doc_id"]: e for e in evidence}.values())
 
 
 def prediction_records(

@@ -26,14 +26,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-# The row checks; those aliased to themselves are imported from here by callers outside.
-from .rows import check_pairs as check_pairs
-from .rows import check_predictions as check_predictions
-from .rows import check_references as check_references
-from .rows import checked_rows, predicted_abstracts
-from .rows import prediction_records as prediction_records
-from .rows import reference_records as reference_records
-
 TYPE_CHECKING = False  # typing itself costs the command-line scorer milliseconds at start
 if TYPE_CHECKING:
     from typing import Any
@@ -41,6 +33,8 @@ if TYPE_CHECKING:
     # A gold evidence abstract: (its label, its rationales as sets of sentence indices).
     GoldAbstract = tuple[str, list[frozenset]]
 
+# The only labels a prediction may carry (eval.py's ``allowed_labels``): any other stops the run.
+LABELS = ("SUPPORT", "CONTRADICT")
 # The abstract-level Label+Rationale check reads at most this many predicted sentences, unless
 # every gold rationale of the abstract is longer.
 MIN_SENTENCE_CAP = 3
@@ -65,6 +59,12 @@ def gold_abstracts(rationales: Iterable[tuple[str, str, Sequence]]) -> dict[str,
     for doc_id, label, sentences in rationales:
         abstracts.setdefault(doc_id, (label, []))[1].append(frozenset(sentences))
     return abstracts
+
+
+def predicted_abstracts(evidence: Sequence[Mapping]) -> Sequence[Mapping]:
+    """A prediction row's abstracts as the official ``evidence`` object holds them: one entry per
+    doc id, a repeated one keeping its first position and its last content (Python's ``json``)."""
+    return evidence if len(evidence) < 2 else list({e["doc_id"]: e for e in evidence}.values())
 
 
 def row_gold(evidence: Sequence[Mapping]) -> dict[str, GoldAbstract]:
@@ -224,10 +224,12 @@ def abstract_level(
 ) -> dict[str, Any]:
     """Check the rows and return the six abstract-level numbers (what ``scifact_abstract``
     computes); with ``details=True`` also ``"details"``, see ``details.abstract_details``."""
+    from .rows import checked_rows  # see _ELSEWHERE
+
     predictions, references = checked_rows(predictions, references)
     result: dict[str, Any] = abstract_scores(count(predictions, references))
     if details:
-        from .details import abstract_details  # details build on this module
+        from .details import abstract_details  # see _ELSEWHERE
 
         result["details"] = abstract_details(predictions, references)
     return result
@@ -238,10 +240,12 @@ def sentence_level(
 ) -> dict[str, Any]:
     """Check the rows and return the six sentence-level numbers (what ``scifact_sentence``
     computes); with ``details=True`` also ``"details"``, see ``details.sentence_details``."""
+    from .rows import checked_rows  # see _ELSEWHERE
+
     predictions, references = checked_rows(predictions, references)
     result: dict[str, Any] = sentence_scores(count(predictions, references))
     if details:
-        from .details import sentence_details  # details build on this module
+        from .details import sentence_details  # see _ELSEWHERE
 
         result["details"] = sentence_details(predictions, references)
     return result
@@ -251,12 +255,22 @@ def scifact_scores(
     predictions: Sequence[Mapping], references: Sequence[Mapping]
 ) -> dict[str, float]:
     """Check the rows and return the leaderboard's 12 numbers, as ``eval.py --verbose`` writes them."""
+    from .rows import checked_rows  # see _ELSEWHERE
+
     c = count(*checked_rows(predictions, references))
     return {**abstract_scores(c), **sentence_scores(c)}
 
 
-# The modules that build on this one, their public names reachable from here as well.
-_BUILT_ON = {
+# The modules around the rule, which build on this one: the row checks, the per-item details and
+# the one-pass count of official files. Their public names are reachable from here too, each
+# module imported when first needed (the command line's fast path never needs the checks).
+_ELSEWHERE = {
+    "check_pairs": "rows",
+    "check_predictions": "rows",
+    "check_references": "rows",
+    "checked_rows": "rows",
+    "prediction_records": "rows",
+    "reference_records": "rows",
     "ABSTRACT_OUTCOMES": "details",
     "SENTENCE_OUTCOMES": "details",
     "abstract_details": "details",
@@ -266,8 +280,10 @@ _BUILT_ON = {
 
 
 def __getattr__(name: str) -> Any:
-    if name in _BUILT_ON:
+    if name in _ELSEWHERE:
         from importlib import import_module
 
-        return getattr(import_module(f".{_BUILT_ON[name]}", __package__), name)
+        value = getattr(import_module(f".{_ELSEWHERE[name]}", __package__), name)
+        globals()[name] = value  # found directly from now on
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
