@@ -85,21 +85,29 @@ def _gold(evidence: dict) -> dict[str, GoldAbstract] | None:
         if type(items) is not list or not items:
             return None
         for r in items:
-            if type(r) is not dict:
+            if not _plain_rationale(r, items[0]):
                 return None
-            label, sentences = r.get("label"), r.get("sentences")
-            # items[0] has passed these checks by now: its label is the abstract's
-            if type(label) is not str or label not in LABELS or label != items[0]["label"]:
-                return None
-            if not sentences or not _plain_sentences(sentences):
-                return None
-            rationales.append((doc_id, label, sentences))
-            listed += len(sentences)
+            rationales.append((doc_id, r["label"], r["sentences"]))
+            listed += len(r["sentences"])
     gold = gold_abstracts(rationales)
     # Each abstract's sentences as sets: fewer than listed if one is repeated or shared.
     if listed != sum(len(frozenset().union(*sets)) for _, sets in gold.values()):
         return None
     return gold
+
+
+def _plain_rationale(rationale: Any, first: dict) -> bool:
+    """A gold rationale with sentences and a known label, that of its abstract's ``first``
+    rationale (checked before it, unless it is this one)."""
+    if type(rationale) is not dict:
+        return False
+    label, sentences = rationale.get("label"), rationale.get("sentences")
+    return (
+        _plain_label(label)
+        and label == first["label"]
+        and bool(sentences)
+        and _plain_sentences(sentences)
+    )
 
 
 def _plain_prediction(entry: Any) -> bool:
