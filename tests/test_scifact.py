@@ -113,6 +113,8 @@ def test_evaluate_copies_every_module_the_metric_reaches(name):
     scoring = importlib.import_module(f"{package}.scoring")
     assert scoring.official_counts.__module__ == f"{package}.fast_counts"
     assert scoring.ABSTRACT_OUTCOMES[0] == scoring.SENTENCE_OUTCOMES[0] == "correct"
+    assert scoring.check_pairs.__module__ == f"{package}.rows"
+    assert not hasattr(scoring, "no_such_name")
     result = metric.compute(predictions=[CLAIM_52_PRED], references=[CLAIM_52_GOLD], details=True)
     assert len(result["details"]) == (3 if name == "scifact_abstract" else 7)
 
