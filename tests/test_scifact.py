@@ -78,7 +78,9 @@ def _doc(sentences, label="SUPPORT", doc_id="9") -> dict:
 # --- the two folders share one core and one reader --------------------------------------------
 
 
-@pytest.mark.parametrize("module", ["scoring.py", "inputs.py"])
+@pytest.mark.parametrize(
+    "module", ["scoring.py", "rows.py", "details.py", "fast_counts.py", "inputs.py"]
+)
 def test_sentence_folder_links_to_the_abstract_sources(module):
     link = REPO / "metrics" / "scifact_sentence" / module
     assert link.is_symlink()
@@ -94,6 +96,27 @@ def test_evaluate_load_of_each_folder_by_path(name):
     keys = ABSTRACT_KEYS if name == "scifact_abstract" else SENTENCE_KEYS
     assert list(result) == keys
     assert result == {k: CLAIM_52_SCORES[k] for k in keys}
+
+
+@pytest.mark.parametrize("name", ["scifact_abstract", "scifact_sentence"])
+def test_evaluate_copies_every_module_the_metric_reaches(name):
+    """evaluate's loader copies only the modules the script imports itself: the rule's modules,
+    including those ``scoring`` reaches lazily (details, the one-pass file count), must be there."""
+    import importlib
+    import sys
+
+    metric = evaluate.load(str(REPO / "metrics" / name))
+    script = sys.modules[type(metric).__module__]
+    copied = {p.name for p in Path(script.__file__).parent.glob("*.py")}
+    assert {"scoring.py", "rows.py", "details.py", "fast_counts.py"} <= copied
+    package = script.__name__.rpartition(".")[0]
+    scoring = importlib.import_module(f"{package}.scoring")
+    assert scoring.official_counts.__module__ == f"{package}.fast_counts"
+    assert scoring.ABSTRACT_OUTCOMES[0] == scoring.SENTENCE_OUTCOMES[0] == "correct"
+    assert scoring.check_pairs.__module__ == f"{package}.rows"
+    assert not hasattr(scoring, "no_such_name")
+    result = metric.compute(predictions=[CLAIM_52_PRED], references=[CLAIM_52_GOLD], details=True)
+    assert len(result["details"]) == (3 if name == "scifact_abstract" else 7)
 
 
 @needs_corpus

@@ -118,6 +118,12 @@ WRONG = {
     "more predictions than claims": ([_gold(R)], [_pred(), {**_pred(), "id": 9}]),
     "evidence a list": ([_gold(R)], [{"id": 8, "evidence": []}]),
     "a line not an object": ([_gold(R)], [[8]]),
+    "gold label missing": ([_gold({"sentences": [1]})], [_pred()]),
+    "second gold label missing": ([_gold(R, {"sentences": [2]})], [_pred()]),
+    "predicted sentence beyond int64": ([_gold(R)], [_pred(sentences=[1, 2**63])]),
+    "gold sentence beyond int64": ([_gold({**R, "sentences": [2**63]})], [_pred()]),
+    "claim id beyond int64": ([{**_gold(R), "id": 2**63}], [{**_pred(), "id": 2**63}]),
+    "claim id below int64": ([{**_gold(R), "id": -(2**63) - 1}], [{**_pred(), "id": -(2**63) - 1}]),
 }
 
 

@@ -12,15 +12,9 @@ import os
 from collections.abc import Iterable, Mapping
 from os import PathLike
 
+from .fast_counts import official_counts
 from .jsonl import read_jsonl
-from .scoring import (
-    ABSTRACT_KEYS,
-    SENTENCE_KEYS,
-    abstract_scores,
-    official_counts,
-    scifact_scores,
-    sentence_scores,
-)
+from .scoring import ABSTRACT_KEYS, SENTENCE_KEYS, abstract_scores, scifact_scores, sentence_scores
 
 TYPE_CHECKING = False  # typing itself costs the command-line scorer milliseconds at start
 if TYPE_CHECKING:

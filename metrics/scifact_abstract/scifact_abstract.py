@@ -2,11 +2,14 @@
 
 import evaluate
 
-# evaluate's loader copies only the modules a script imports itself: all four are named here.
+# evaluate's loader copies only the modules a script imports itself: all seven are named here.
 from .checked_metric import CheckedRows
+from .details import abstract_details
+from .fast_counts import official_counts
 from .plain_values import as_int
+from .rows import check_pairs
 from .scifact_metric import ScifactRows, metric_info
-from .scoring import abstract_details, abstract_level, abstract_scores, count
+from .scoring import abstract_level, abstract_scores, count
 
 _DESCRIPTION = """\
 The abstract-level metrics of the SciFact leaderboard (allenai/scifact-evaluator `evaluator/eval.py`,

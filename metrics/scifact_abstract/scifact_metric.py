@@ -6,7 +6,7 @@ import datasets
 import evaluate
 
 from .checked_metric import CheckedRows
-from .scoring import check_pairs, prediction_records, reference_records
+from .rows import check_pairs, prediction_records, reference_records
 
 CITATION = """\
 @inproceedings{wadden-etal-2020-fact,
