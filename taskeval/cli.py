@@ -205,7 +205,7 @@ def _score_setup(parser: argparse.ArgumentParser, metrics: list[str]) -> None:
     _file_arguments(parser, metrics, systems=False)
     _metric_arguments(parser, metrics)
     _output_arguments(parser, contract(metrics[0]) if len(metrics) == 1 else None)
-    if len(metrics) == 1:
+    if len(metrics) == 1 or all(contract(m).config is None for m in metrics):
         parser.add_argument(
             "--ci",
             action="store_true",
@@ -226,7 +226,7 @@ def _score_run(args: argparse.Namespace, metrics: list[str]) -> int:
 
         result = _located(
             lambda: compare(
-                metrics[0],
+                ",".join(metrics),
                 references=args.references,
                 predictions=[args.predictions],
                 **_resampling(args),
@@ -292,7 +292,7 @@ def _compare_run(args: argparse.Namespace, metrics: list[str]) -> int:
     options = _options(args, metrics)
     result = _located(
         lambda: compare(
-            metrics[0],
+            ",".join(metrics),
             references=args.references,
             predictions=args.predictions,
             names=args.names,
@@ -409,6 +409,7 @@ COMMANDS: dict[str, Command] = {
         _compare_setup,
         _compare_run,
         per_metric=True,
+        several=True,
     ),
     "list": Command("list the metrics", _list_setup, _list_run),
     "install": Command(
@@ -456,6 +457,12 @@ def _metric_parser(name: str, command: Command, spec: str) -> tuple[_Parser, lis
         raise _UsageError(str(e), f"taskeval {name}") from None
     if len(metrics) > 1 and not command.several:
         raise _UsageError(f"{name} takes one metric", f"taskeval {name}")
+    with_configs = [m for m in metrics if contract(m).config is not None]
+    if len(metrics) > 1 and name == "compare" and with_configs:
+        raise _UsageError(
+            f"{', '.join(with_configs)} has configs: compare it alone, not with other metrics",
+            f"taskeval {name}",
+        )
     parser = _Parser(prog=f"taskeval {name} {spec}", description=command.help)
     command.setup(parser, metrics)
     return parser, metrics

@@ -13,7 +13,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from os import PathLike
 from pathlib import Path
@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .api import read_official
+from .api import metric_names, read_official
 from .defaults import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, METHODS
 from .registry import contract
 from .table import text_table as _table
@@ -51,7 +51,11 @@ def _workers(workers: int | None) -> int:
     return workers
 
 
-def _check_systems(systems: Sequence[Mapping[str, Any]], names: Sequence[str]) -> None:
+def _check_systems(
+    systems: Sequence[Mapping[str, Any]],
+    names: Sequence[str],
+    row_id: Callable[[Mapping[str, Any]], Any] | None = None,
+) -> None:
     if not systems:
         raise ValueError("give at least one system")
     if len(names) != len(systems):
@@ -63,10 +67,43 @@ def _check_systems(systems: Sequence[Mapping[str, Any]], names: Sequence[str]) -
                 f"'predictions' and 'references'"
             )
         if index and system["references"] != systems[0]["references"]:
+            differing = _differing_ids((names[0], systems[0]), (names[index], system), row_id)
+            if differing:
+                raise ValueError(
+                    f"system {index} ({names[index]}) and {names[0]} predict other rows "
+                    f"({differing}): a paired comparison needs predictions for the same rows"
+                )
             raise ValueError(
                 f"system {index} ({names[index]}) is scored against other references than "
                 f"{names[0]}: a paired comparison needs the same gold for every system"
             )
+
+
+def _differing_ids(
+    first: tuple[str, Mapping[str, Any]],
+    other: tuple[str, Mapping[str, Any]],
+    row_id: Callable[[Any], Any] | None,
+) -> str:
+    """The ids predicted by one system and not the other, as a message part ('' if none)."""
+    if row_id is None:
+        return ""
+
+    def ids(system: Mapping[str, Any]) -> set:
+        try:
+            found = {row_id(row) for row in system["predictions"]}
+        except Exception:  # rows a caller built otherwise: the general message says enough
+            return set()
+        found.discard(None)
+        return found
+
+    a, b = ids(first[1]), ids(other[1])
+    parts = []
+    for name, only in ((first[0], a - b), (other[0], b - a)):
+        if only:
+            shown = ", ".join(map(repr, sorted(only, key=repr)[:5]))
+            more = f" and {len(only) - 5:,} more" if len(only) > 5 else ""
+            parts.append(f"ids {shown}{more} only in {name}")
+    return "; ".join(parts)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -276,7 +313,7 @@ def compare_rows(
     names = list(names) if names is not None else [f"system {i + 1}" for i in range(len(systems))]
     _check_arguments(method, resamples, seed, confidence)
     workers = _workers(workers)
-    _check_systems(systems, names)
+    _check_systems(systems, names, contract(name).reader.row_id)
     a = adapter(name, config_name, **options)
     official = [a.official(system) for system in systems]
     boot, perm, n = _resample(a, systems, method, resamples, seed, workers)
@@ -340,6 +377,25 @@ def compare(
     """
     if isinstance(predictions, (str, PathLike)):
         predictions = [predictions]
+    metrics = metric_names(name)
+    if len(metrics) > 1:
+        return _merged(
+            [
+                compare(
+                    metric,
+                    references=references,
+                    predictions=predictions,
+                    names=names,
+                    method=method,
+                    resamples=resamples,
+                    seed=seed,
+                    confidence=confidence,
+                    workers=workers,
+                    **{k: v for k, v in options.items() if k in contract(metric).setting_names()},
+                )
+                for metric in _several(metrics, options)
+            ]
+        )
     names = list(names) if names is not None else short_names(predictions)
     settings = dict(
         method=method, resamples=resamples, seed=seed, confidence=confidence, workers=workers
@@ -372,6 +428,61 @@ def compare(
         out[value] = compare_rows(
             name, systems, names=names, config_name=value, **settings, **options
         )
+    return out
+
+
+def _several(metrics: list[str], options: Mapping[str, Any]) -> list[str]:
+    """Metrics compared in one call: none with configs, every option taken by one of them."""
+    with_configs = [m for m in metrics if contract(m).config is not None]
+    if with_configs:
+        raise ValueError(
+            f"{', '.join(with_configs)} has configs: compare it alone, not with other metrics"
+        )
+    taken = {k for m in metrics for k in contract(m).setting_names()}
+    unknown = sorted(set(options) - taken)
+    if unknown:
+        raise ValueError(f"{', '.join(metrics)} take no option {', '.join(unknown)}")
+    return metrics
+
+
+def _merged(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Several metrics' comparisons of the same systems as one result. With the same seed and
+    the same units, every metric's resamples draw the same units: the merged intervals and
+    p-values are those of resampling the metrics jointly."""
+    first = results[0]
+    for other in results[1:]:
+        if (other["unit"], other["units"]) != (first["unit"], first["units"]):
+            raise ValueError(
+                f"{first['metric']} resamples {first['units']} {first['unit']}s but "
+                f"{other['metric']} {other['units']} {other['unit']}s: compare them apart"
+            )
+    merged = {**first, "metric": ",".join(r["metric"] for r in results)}
+    merged.pop("options", None)
+    options = {k: v for r in results for k, v in r.get("options", {}).items()}
+    if options:
+        merged["options"] = options
+    merged["systems"] = [
+        {
+            "name": system["name"],
+            "scores": _union([r["systems"][i]["scores"] for r in results]),
+            "official": _union([r["systems"][i]["official"] for r in results]),
+        }
+        for i, system in enumerate(first["systems"])
+    ]
+    merged["comparisons"] = [
+        {**c, "scores": _union([r["comparisons"][i]["scores"] for r in results])}
+        for i, c in enumerate(first["comparisons"])
+    ]
+    return merged
+
+
+def _union(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for part in parts:
+        clash = sorted(set(part) & set(out))
+        if clash:
+            raise ValueError(f"the metrics both give {', '.join(clash)}: compare them apart")
+        out.update(part)
     return out
 
 

@@ -202,9 +202,20 @@ class Reader(_Record):
 
     Metrics whose readers share a ``group`` read the same files: ``taskeval score a,b`` reads
     them once, through ``score_metrics(names, references, predictions, **options)``.
+
+    ``row_id(row)``, for a metric that pairs predictions with gold by an id (not by position):
+    the id of a ``compute()`` row, or None for none; ``compare`` names the ids that make two
+    systems' rows differ.
     """
 
-    __slots__ = ("group", "read_official", "references_from_hub", "score_files", "score_metrics")
+    __slots__ = (
+        "group",
+        "read_official",
+        "references_from_hub",
+        "row_id",
+        "score_files",
+        "score_metrics",
+    )
 
     def __init__(
         self,
@@ -214,8 +225,9 @@ class Reader(_Record):
         references_from_hub: Callable[..., list[dict]] | None = None,
         group: str | None = None,
         score_metrics: Callable[..., dict[str, Any]] | None = None,
+        row_id: Callable[[Mapping[str, Any]], Any] | None = None,
     ) -> None:
-        self.read_official, self.score_files = read_official, score_files
+        self.read_official, self.score_files, self.row_id = read_official, score_files, row_id
         self.references_from_hub, self.group, self.score_metrics = (
             references_from_hub,
             group,

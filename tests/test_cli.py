@@ -211,7 +211,7 @@ def test_usage_errors_exit_2_on_one_line():
         (["score", "--predictions", "p"], "the metric comes first"),
         (["score", "nosuch"], "unknown metric 'nosuch'"),
         (["install", "nosuch"], "unknown metric 'nosuch'"),
-        (["compare", "scifact_abstract,scifact_sentence"], "takes one metric"),
+        (["compare", "scifact_abstract,ehealthkd", "--predictions", "p"], "ehealthkd has configs"),
         (["score", "fever_score", "--predictions", "p", "--workers", "2"], "--workers"),
         (["score", "ehealthkd", "--predictions", "p", "--references", "r", "--scenario", "4"], "4"),
         (["compare", "fever_score", "--predictions", "p", "q", "--names", "A"], "1 names"),

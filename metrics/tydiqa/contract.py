@@ -21,6 +21,11 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+def example_id(row: Any) -> Any:
+    """The id a TyDi QA row is paired by (``compare`` names the ones two systems differ on)."""
+    return row.get("example_id") if isinstance(row, dict) else None
+
+
 def statistics(config: str | None, options: Mapping[str, Any]) -> StratifiedStatistics:
     """Examples within their (gold) language; each example's ``(gold_has, pred_has, credit,
     score)`` of both tasks (the core's ``language_stats``). Every resample re-runs the core's
@@ -128,7 +133,9 @@ CONTRACT = MetricContract(
         )
         for task in ("passage", "minimal")
     ],
-    reader=Reader(read_official, score_files, references_from_hub=references_from_hub),
+    reader=Reader(
+        read_official, score_files, references_from_hub=references_from_hub, row_id=example_id
+    ),
     statistics=statistics,
     space=SpaceContract(
         {"references": "gold.jsonl.gz", "predictions": "predictions.jsonl"},
