@@ -322,6 +322,138 @@ def test_a_wrong_predicted_answer_is_named(span, yes_no, problem):
     assert str(raised.value) == f"predictions[0] (example_id 1): {problem}"
 
 
+# --- null spans: both offsets negative, in any order ---------------------------------------------
+
+# The official Span is null when both offsets are negative, whatever their order, in the gold and
+# in the predictions: [-1, -7) is as null as [-1, -1). Gold and predictions of mixed null spans,
+# scored by tydi_eval.py (default flags): arabic minimal 0.9444444444444444 at threshold 0.7
+# (example 3's prediction, null, has the top minimal score 0.9: counted non-null it would cost
+# precision; example 3's gold, null by every annotator, counted non-null would cost recall).
+_BACKWARDS_GOLD = [
+    (1, "arabic", [(0, 2, 8, "NONE"), (0, 3, 8, "NONE"), (-1, -1, -7, "NONE")]),
+    (2, "arabic", [(0, -5, -2, "YES"), (1, -2, -5, "YES"), (-1, -7, -1, "NONE")]),
+    (3, "arabic", [(-1, -1, -7, "NONE"), (-1, -7, -1, "NONE"), (-1, -3, -3, "NONE")]),
+    (4, "thai", [(2, 10, 20, "NONE"), (2, -1, -9, "NO"), (-1, -9, -1, "NONE")]),
+]
+_BACKWARDS_PREDICTIONS = [
+    # example_id, language, passage index and score, span, minimal score, yes/no
+    (1, "arabic", 0, 0.5, (4, 8), 0.7, "NONE"),
+    (2, "arabic", 1, 0.9, (-9, -3), 0.8, "YES"),
+    (3, "arabic", -1, 0.1, (-1, -7), 0.9, "NONE"),
+    (4, "thai", 2, 1.0, (-2, -20), 0.4, "no"),
+]
+_BACKWARDS_OFFICIAL = {
+    "avg_passage_f1": 1.0,
+    "avg_passage_recall": 1.0,
+    "avg_passage_precision": 1.0,
+    "avg_minimal_f1": 0.9722222222222222,
+    "avg_minimal_recall": 0.9722222222222222,
+    "avg_minimal_precision": 0.9722222222222222,
+}
+
+
+def _backwards_rows() -> dict[str, list]:
+    references = [
+        {"example_id": i, "language": lang, "annotations": [_ann(*a) for a in answers]}
+        for i, lang, answers in _BACKWARDS_GOLD
+    ]
+    predictions = []
+    for i, lang, index, passage_score, span, minimal_score, yes_no in _BACKWARDS_PREDICTIONS:
+        row = _pred(i, lang, index, passage_score, span, yes_no)
+        predictions.append({**row, "minimal_answer_score": minimal_score})
+    return {"predictions": predictions, "references": references}
+
+
+def _backwards_files(tmp_path: Path) -> tuple[Path, Path]:
+    gold = tmp_path / "gold.jsonl.gz"
+    lines = []
+    for i, lang, answers in _BACKWARDS_GOLD:
+        official = [
+            {
+                "passage_answer": {"candidate_index": index},
+                "minimal_answer": {"plaintext_start_byte": start, "plaintext_end_byte": end},
+                "yes_no_answer": yes_no,
+            }
+            for index, start, end, yes_no in answers
+        ]
+        lines.append(
+            json.dumps({"example_id": i, "language": lang, "question_text": "q",
+                        "document_plaintext": "d" * 30, "annotations": official})
+        )  # fmt: skip
+    gold.write_bytes(gzip.compress("".join(line + "\n" for line in lines).encode()))
+    predictions = tmp_path / "predictions.jsonl"
+    rows = _backwards_rows()["predictions"]
+    predictions.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return gold, predictions
+
+
+def _check_backwards(result: dict, where: str) -> None:
+    for key, value in _BACKWARDS_OFFICIAL.items():
+        assert result[key] == value, (where, key)
+    arabic = result["per_language"]["arabic"]
+    assert arabic["minimal-best-threshold-f1"] == 0.9444444444444444, where
+    assert arabic["minimal-best-threshold"] == 0.7, where
+    assert result["per_language"]["thai"]["minimal-best-threshold"] == 0.4, where
+
+
+def test_null_spans_written_backwards_score_as_officially_on_every_path(tmp_path, capsys):
+    rows = _backwards_rows()
+    metric = taskeval.load("tydiqa")
+    _check_backwards(scoring.tydiqa_score(**rows), "tydiqa_score")
+    _check_backwards(metric.compute(**rows), "compute")
+    metric.add_batch(predictions=rows["predictions"][:2], references=rows["references"][:2])
+    metric.add_batch(predictions=rows["predictions"][2:], references=rows["references"][2:])
+    _check_backwards(metric.compute(), "add_batch")
+    for prediction, reference in zip(rows["predictions"], rows["references"]):
+        metric.add(prediction=prediction, reference=reference)
+    _check_backwards(metric.compute(), "add")
+    gold, predictions = _backwards_files(tmp_path)
+    read = taskeval.read_official("tydiqa", references=gold, predictions=predictions)
+    _check_backwards(metric.compute(**read), "read_official")
+    _check_backwards(inputs.score_files(gold, predictions), "score_files")
+    files = taskeval.score_files("tydiqa", references=gold, predictions=predictions)
+    _check_backwards(files, "taskeval.score_files")
+    assert cli_main(["score", "tydiqa", "--references", str(gold), "--predictions",
+                     str(predictions)]) == 0  # fmt: skip
+    _check_backwards(json.loads(capsys.readouterr().out), "cli")
+    # the gold reader keeps the spans as they are written, and the plain annotation check (the
+    # one records the fast path declines take) accepts each of them too
+    plain = [
+        (i, lang, tuple((a[0], a[1], a[2], a[3].lower()) for a in answers))
+        for i, lang, answers in _BACKWARDS_GOLD
+    ]
+    assert list(inputs.iter_gold(gold)) == plain
+    for reference, (_, _, answers) in zip(rows["references"], plain):
+        for item, expected in zip(reference["annotations"], answers):
+            assert scoring.normalize_annotation(item, "x") == expected
+
+
+@pytest.mark.parametrize(
+    ("span", "problem"),
+    [
+        ((8, 2), "starts after it ends: [8, 2)"),
+        ((1, 0), "starts after it ends: [1, 0)"),
+        ((-1, 0), "has one null (negative) offset and one non-null: [-1, 0)"),
+        ((0, -7), "has one null (negative) offset and one non-null: [0, -7)"),
+    ],
+)
+def test_only_half_null_and_backwards_non_null_spans_are_refused(span, problem):
+    # as the official Span (ValueError), on either side
+    refs = [{"example_id": 1, "language": "arabic", "annotations": [_ann(0, 10, 20)] * 3}]
+    with pytest.raises(ValueError) as raised:
+        scoring.tydiqa_score([_pred(1, span=span)], refs)
+    assert str(raised.value).startswith(
+        f"predictions[0] (example_id 1): field 'minimal_answer' {problem}"
+    )
+    refs = [{"example_id": 1, "language": "arabic", "annotations": [_ann(0, *span)] * 3}]
+    with pytest.raises(ValueError) as raised:
+        scoring.tydiqa_score([_pred(1)], refs)
+    assert str(raised.value).startswith(
+        f"references[0] (example_id 1): field 'annotations'[0]: field 'start_byte/end_byte' "
+        f"{problem}"
+    )
+
+
 def test_an_official_annotation_whose_passage_answer_is_null_is_named():
     annotation = {
         "passage_answer": None,

@@ -129,19 +129,32 @@ def _yes_no(where: str, value: Any, field: str) -> str:
     return value.lower()
 
 
+def is_null_span(start: int, end: int) -> bool:
+    """The official ``Span.is_null_span``: a span is null when both byte offsets are negative,
+    in any order (the data writes -1, -1; -1, -7 is null too)."""
+    return start < 0 and end < 0
+
+
+def span_problem(start: int, end: int) -> str | None:
+    """Why the official ``Span`` refuses ``[start, end)`` (a ``ValueError`` there), or None:
+    one offset negative and not the other, or a non-null span that starts after it ends.
+    A null span is never checked for order."""
+    if (start < 0) != (end < 0):
+        return (
+            f"has one null (negative) offset and one non-null: [{start}, {end}); a null span "
+            f"has both offsets negative"
+        )
+    if not is_null_span(start, end) and start > end:
+        return f"starts after it ends: [{start}, {end}) (byte offsets, end exclusive)"
+    return None
+
+
 def _span(where: str, start: Any, end: Any, field: str) -> tuple[int, int]:
     start = _int(where, start, field)
     end = _int(where, end, field)
-    if (start < 0) != (end < 0):
-        raise ValueError(
-            f"{where}: field {field!r} has one null (negative) offset and one non-null: "
-            f"[{start}, {end}); a null span has both offsets negative"
-        )
-    if start > end:
-        raise ValueError(
-            f"{where}: field {field!r} starts after it ends: [{start}, {end}) (byte offsets, "
-            f"end exclusive)"
-        )
+    problem = span_problem(start, end)
+    if problem:
+        raise ValueError(f"{where}: field {field!r} {problem}")
     return start, end
 
 

@@ -51,7 +51,7 @@ Args:
         `passage_answer_index` (int, default -1): the chosen passage candidate, -1 for none;
         `passage_answer_score` (float): confidence of the passage answer;
         `minimal_answer` (dict): `start_byte_offset` and `end_byte_offset` (UTF-8 byte offsets into
-            the document's plaintext, end exclusive), both -1 for no span;
+            the document's plaintext, end exclusive), both negative (-1) for no span;
         `minimal_answer_score` (float): confidence of the minimal answer;
         `yes_no_answer` (str, default "NONE"): "YES", "NO" or "NONE" (any case).
         A row whose `example_id` is None is a placeholder: "no prediction in this row".
