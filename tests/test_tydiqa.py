@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import taskeval
-from taskeval._metrics.tydiqa import inputs, scoring
+from taskeval._metrics.tydiqa import file_lines, gold_fields, inputs, scoring
 from taskeval.cli import main as cli_main
 
 from harness import refusal
@@ -629,7 +629,7 @@ def test_gold_is_streamed_without_keeping_documents(tmp_path, monkeypatch):
     records = [_record(i, doc=doc) for i in range(60)]
     gold = _write_gold(tmp_path / "big.jsonl.gz", records)
     # small chunks, so that what is in flight is far below the file size
-    monkeypatch.setattr(inputs, "_CHUNK", 1 << 16)
+    monkeypatch.setattr(file_lines, "_CHUNK", 1 << 16)
     tracemalloc.start()
     try:
         refs = list(inputs.iter_gold(gold))
@@ -759,8 +759,8 @@ def test_references_from_hub_errors():
 
 
 def test_stopping_early_does_not_leave_the_inflating_thread_blocked(tmp_path, monkeypatch):
-    monkeypatch.setattr(inputs, "_CHUNK", 1 << 12)
-    monkeypatch.setattr(inputs, "_QUEUED", 1)
+    monkeypatch.setattr(file_lines, "_CHUNK", 1 << 12)
+    monkeypatch.setattr(file_lines, "_QUEUED", 1)
     records = [_record(i, doc="x" * 5000) for i in range(200)]
     records[0] = _record("bad")
     gold = _write_gold(tmp_path / "g.jsonl.gz", records)
@@ -772,7 +772,7 @@ def test_stopping_early_does_not_leave_the_inflating_thread_blocked(tmp_path, mo
 
 
 def test_gold_errors_come_before_prediction_errors(tmp_path, monkeypatch):
-    monkeypatch.setattr(inputs, "_CHUNK", 1 << 12)  # the predictions are read while inflating
+    monkeypatch.setattr(file_lines, "_CHUNK", 1 << 12)  # the predictions are read while inflating
     records = [_record(i, doc="y" * 3000) for i in range(100)]
     preds = tmp_path / "p.jsonl"
     preds.write_text("\n".join(json.dumps(_pred(i)) for i in range(100)) + "\n{oops\n")
@@ -936,7 +936,9 @@ def test_fast_gold_path_refuses_a_span_that_starts_after_its_end(tmp_path):
         {"annotations": [_official_ann(0, 5, 3)] * 3, "document_plaintext": "d" * 50,
          "example_id": 8, "language": "thai", "question_text": "q"}
     )  # fmt: skip
-    assert inputs._gold_fields_fast(line.encode(), 0, len(line), inputs._loads_text) is not None
+    assert (
+        gold_fields.gold_fields_fast(line.encode(), 0, len(line), file_lines.loads_text) is not None
+    )
     gold = tmp_path / "g.jsonl.gz"
     gold.write_bytes(gzip.compress(line.encode() + b"\n"))
     with pytest.raises(ValueError, match=r"line 1 \(example_id 8\).*starts after it ends"):
@@ -966,7 +968,7 @@ def test_fast_gold_fields_agree_with_json_or_decline():
         body = sep.join(f'"{k}"{rng.choice([":", " : "])}{v}' for k, v in members)
         data = ("{" + body + rng.choice(["}", " } ", "}\t"])).encode()
         record = json.loads(data)
-        got = inputs._gold_fields_fast(data, 0, len(data), inputs._loads_binary)
+        got = gold_fields.gold_fields_fast(data, 0, len(data), file_lines.loads_binary)
         if got is None:
             declined += 1
             continue
@@ -1093,7 +1095,7 @@ def test_the_gold_fast_path_decodes_only_the_annotations_of_a_dev_like_line():
         calls.append(bytes(data[:1]))
         return json.loads(data)
 
-    fields = inputs._gold_fields_fast(line, 0, len(line), counting)
+    fields = gold_fields.gold_fields_fast(line, 0, len(line), counting)
     assert fields == (7, "arabic", record["annotations"])
     assert calls == [b"["]  # the annotations, and nothing else
 
