@@ -12,9 +12,10 @@ import pytest
 
 import taskeval
 from taskeval._metrics.tydiqa import file_lines, gold_fields, inputs, scoring
+from taskeval._metrics.tydiqa import rows as row_checks
 from taskeval.cli import main as cli_main
 
-from harness import refusal
+from harness import assert_same, refusal
 
 REPO = Path(__file__).resolve().parents[1]
 PARITY = REPO.parent / "shared" / "parity" / "tydiqa" / "cases"
@@ -106,6 +107,90 @@ def test_pretty_print_case_agrees_with_what_the_official_script_printed():
 
 
 # --- scoring rules -----------------------------------------------------------------------------
+
+
+# --- each official rule on its own (expected values from eval_utils.py / tydi_eval.py) -----------
+
+
+def test_is_null_span_when_both_offsets_are_negative_in_either_order():
+    for span in [(-1, -1), (-1, -7), (-7, -1), (-3, -3), (-(2**63), -1)]:
+        assert scoring.is_null_span(*span), span
+    for span in [(0, 0), (3, 5), (0, 1)]:
+        assert not scoring.is_null_span(*span), span
+
+
+def test_gold_votes_per_task():
+    # the spec's examples, threshold 2: indices [27, -1, -1] null, [0, 1, -1] non-null
+    assert not scoring.gold_has_passage_answer([(27, -1, -1, "none"), (-1, -1, -1, "none")] * 1, 2)
+    assert scoring.gold_has_passage_answer([(0, -1, -1, "none"), (1, -1, -1, "none")], 2)
+    assert scoring.gold_has_passage_answer([(0, -1, -1, "none")], 1)
+    # a yes/no answer votes for a minimal answer; a null span (in either order) does not
+    yes = [(0, -1, -7, "yes"), (0, -7, -1, "no"), (-1, -1, -1, "none")]
+    assert scoring.gold_has_minimal_answer(yes, 2) and not scoring.gold_has_minimal_answer(yes, 3)
+    null = [(0, -1, -7, "none"), (0, -7, -1, "none"), (0, -2, -2, "none")]
+    assert not scoring.gold_has_minimal_answer(null, 1)
+    spans = [(0, 3, 5, "none"), (0, 0, 0, "none"), (-1, -1, -1, "none")]
+    assert scoring.gold_has_minimal_answer(spans, 2)
+
+
+def test_passage_credit_from_any_annotator_with_a_passage():
+    annotations = [(-1, -1, -1, "none"), (4, -1, -1, "none"), (2, -1, -1, "none")]
+    assert scoring.passage_credit(2, annotations) and scoring.passage_credit(4, annotations)
+    assert not scoring.passage_credit(-1, annotations)  # a null annotator gives no credit
+    assert scoring.score_passage_answer(annotations, None, 2) == (True, False, 0, 0)
+    assert scoring.score_passage_answer(annotations, None, 3) == (False, True, 0, 0)
+
+
+def test_span_f1_and_minimal_credit_as_compute_partial_match_scores():
+    assert scoring.span_f1((90, 104), (100, 112)) == 0.30769230769230765
+    assert scoring.span_f1((10, 20), (20, 30)) == 0.0
+    assert scoring.span_f1((10, 20), (10, 10)) == 0.0  # zero length on an edge
+    assert scoring.span_f1((10, 20), (15, 15)) is None  # strictly inside: the official assert
+    annotations = [(0, 39, 50, "none"), (0, 38, 50, "none"), (0, 34, 50, "none")]
+    pred = (1, "thai", 0, 1.0, 30, 40, 1.0, "none")
+    assert scoring.minimal_credit(pred, annotations) == 0.4615384615384615  # the third
+    yes = (1, "thai", 0, 1.0, -1, -7, 1.0, "yes")
+    assert scoring.minimal_credit(yes, [(0, 1, 2, "none"), (0, -1, -1, "yes")]) == 1.0
+    assert scoring.minimal_credit(yes, [(0, 1, 2, "none"), (0, -1, -1, "no")]) == 0.0
+    # a null span written backwards is no prediction of a span
+    null = (1, "thai", 0, 1.0, -1, -7, 0.5, "none")
+    assert scoring.score_minimal_answer(annotations, null, 2) == (True, False, 0.0, 0.5)
+
+
+def test_best_threshold_as_compute_pr_curves():
+    stats = [(True, True, 1.0, 2.0), (True, True, 0.5, 1.0), (False, True, 0.0, 1.0),
+             (True, False, 0.0, 0.5), (False, True, 0, 0), (True, True, 0.25, 0.0),
+             (True, True, 1.0, -1.0)]  # fmt: skip
+    best, at_targets = scoring.best_threshold(stats)
+    assert best == [0.5, 0.4583333333333333, 0.55, -1.0]
+    assert at_targets == [[0.3, 0.5], [0.2, 1.0], [0.2, 1.0]]
+    # the threshold keeps the first score object of its tie group: the int 0 of a missing one
+    best, at_targets = scoring.best_threshold(
+        [(False, True, 0, 0), (True, True, 0.4, 0.0), (True, False, 0, 0)]
+    )
+    assert best == [0.20000000000000004, 0.2, 0.2, 0] and type(best[3]) is int
+    assert at_targets == [[0, 0]] * 3 and all(type(v) is int for t in at_targets for v in t)
+    for stats, kind in (
+        ([(True, False, 0, 0), (True, True, 0.4, 0.0)], int),
+        ([(True, True, 0.4, 0.0), (True, False, 0, 0)], float),
+    ):
+        best, _ = scoring.best_threshold(stats)
+        assert best == [0.26666666666666666, 0.4, 0.2, 0] and type(best[3]) is kind
+    assert scoring.best_threshold([(False, False, 0.0, 1.0)]) == ([0.0] * 4, [[0, 0]] * 3)
+
+
+def test_macro_averages_leave_english_out_and_add_left_to_right():
+    values = {
+        "english": [1.0] * 20,
+        "arabic": [0.1] * 10 + [0.7] * 10,
+        "thai": [0.2] * 10 + [0.3] * 10,
+        "korean": [0.3] * 10 + [0.6] * 10,
+    }
+    result = scoring.macro_averages(values)
+    assert result["avg_passage_f1"] == ((0 + 0.1) + 0.2 + 0.3) / 3 == 0.20000000000000004
+    assert result["avg_minimal_recall"] == (0.7 + 0.3 + 0.6) / 3
+    assert scoring.macro_averages({"english": [1.0] * 20}) == dict.fromkeys(scoring.AVG_KEYS, 0)
+    assert scoring.safe_average([]) == 0 and type(scoring.safe_average([])) is int
 
 
 def test_ties_are_summed_in_python_set_order():
@@ -1106,3 +1191,101 @@ def test_a_last_gold_line_cut_after_a_key_is_named(tmp_path):
     gold.write_bytes(json.dumps(_record(1)).encode() + b'\n{"example_id":')
     with pytest.raises(ValueError, match=r", line 2: not a JSON value \(Expecting value"):
         list(inputs.iter_gold(gold))
+
+
+# --- fast paths agree with the plain ones ------------------------------------------------------
+
+
+def test_the_fast_annotation_check_agrees_with_the_plain_one_or_declines():
+    """``rows.annotation_fast`` takes every plainly valid annotation (null spans in either
+    order included) exactly as ``rows.normalize_annotation`` reads it, and declines the rest."""
+    rng = random.Random(7)
+    offsets = [-(2**63) - 1, -(2**63), -7, -1, 0, 1, 5, 9, 2**63 - 1, 2**63, 5.0, True, "3", None]
+    taken = 0
+    for _ in range(5000):
+        start, end = rng.choice(offsets), rng.choice(offsets)
+        if rng.random() < 0.5:  # mostly plausible spans
+            start = rng.choice([-1, -7, -3, 0, 4])
+            end = rng.choice([-1, -7, -2, 0, 4, 9])
+        index = rng.choice([-1, 0, 3, 2**64, 1.0, False])
+        yes_no = rng.choice(["NONE", "none", "YES", "No", "maybe", None, 1])
+        if rng.random() < 0.5:
+            item = {"candidate_index": index, "start_byte": start, "end_byte": end,
+                    "yes_no_answer": yes_no}  # fmt: skip
+        else:
+            item = {
+                "passage_answer": {"candidate_index": index},
+                "minimal_answer": {"plaintext_start_byte": start, "plaintext_end_byte": end},
+                "yes_no_answer": yes_no,
+            }
+        fast = row_checks.annotation_fast(item)
+        try:
+            plain = row_checks.normalize_annotation(item, "x")
+        except ValueError:
+            assert fast is None, item
+            continue
+        exact = all(type(v) is int for v in (index, start, end)) and isinstance(yes_no, str)
+        assert fast == plain if exact else fast in (None, plain), item
+        taken += fast is not None
+    assert taken > 300
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_the_file_paths_agree_with_the_row_paths(tmp_path, seed):
+    """``score_files`` (the fast gold reader, the CLI's path) and ``compute(**read_official)``
+    give what ``tydiqa_score`` gives on the same rows, null spans in either order included."""
+    rng = random.Random(seed)
+    ids = rng.sample(range(-50, 50), rng.randint(1, 12))
+    nulls = [(-1, -1), (-1, -7), (-7, -1), (-2, -2)]
+    records, references, predictions = [], [], []
+    for example_id in ids:
+        language = rng.choice(["english", "arabic", "thai", "korean"])
+        answers = []
+        for _ in range(rng.choice([1, 3, 5])):
+            start, end = rng.choice(nulls)
+            index = rng.randint(-1, 3)
+            if index >= 0 and rng.random() < 0.6:
+                start = rng.randint(0, 20)
+                end = start + rng.randint(1, 6)
+            answers.append(_ann(index, start, end, rng.choice(["NONE", "NONE", "YES"])))
+        references.append({"example_id": example_id, "language": language, "annotations": answers})
+        official = [
+            _official_ann(a["candidate_index"], a["start_byte"], a["end_byte"], a["yes_no_answer"])
+            for a in answers
+        ]
+        records.append(_record(example_id, language, doc='d"]}', annotations=official))
+        if rng.random() < 0.85:
+            start, end = rng.choice(nulls)
+            yes_no = rng.choice(["NONE", "YES", "no"])
+            if yes_no == "NONE" and rng.random() < 0.6:
+                start = rng.randint(0, 22)
+                end = start + rng.randint(1, 6)
+            score = rng.choice([-1.0, 0.0, 0.5, 1.0, rng.uniform(-2, 2)])
+            predictions.append(
+                _pred(example_id, language, rng.randint(-1, 3), score, (start, end), yes_no)
+            )
+    gold = _write_gold(tmp_path / ("gold.jsonl.gz" if seed % 2 else "gold.jsonl"), records)
+    preds = tmp_path / "predictions.jsonl"
+    preds.write_text("".join(json.dumps(p) + "\n" for p in predictions))
+    n = max(len(predictions), len(references))
+    rows = {
+        "predictions": predictions + [{"example_id": None}] * (n - len(predictions)),
+        "references": references + [{"example_id": None}] * (n - len(references)),
+    }
+    metric = _metric()
+    for options in ({}, {"passage_non_null_threshold": 1, "minimal_non_null_threshold": 3}):
+        expected = scoring.tydiqa_score(**rows, **options)
+        assert_same(inputs.score_files(gold, preds, **options), expected)
+        read = taskeval.read_official("tydiqa", references=gold, predictions=preds)
+        assert_same(metric.compute(**read, **options), expected)
+        with_details = scoring.tydiqa_score(**rows, **options, details=True)
+        assert_same({k: v for k, v in with_details.items() if k != "details"}, expected)
+
+
+_loaded: list = []
+
+
+def _metric():
+    if not _loaded:
+        _loaded.append(taskeval.load("tydiqa"))
+    return _loaded[0]
