@@ -510,7 +510,7 @@ def test_null_spans_written_backwards_score_as_officially_on_every_path(tmp_path
     assert list(inputs.iter_gold(gold)) == plain
     for reference, (_, _, answers) in zip(rows["references"], plain):
         for item, expected in zip(reference["annotations"], answers):
-            assert scoring.normalize_annotation(item, "x") == expected
+            assert row_checks.normalize_annotation(item, "x") == expected
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,8 @@ Top to bottom, each official rule is one function, named after its official coun
   prediction earns against the annotators;
 * ``score_passage_answer`` / ``score_minimal_answer``: one example's ``(gold_has, pred_has,
   credit, score)``, a missing prediction included;
-* ``language_stats`` (``score_answers`` per language in ``main``): rows paired by id within the
-  prediction's language, each language's gold visited in ``visiting_order``;
+* ``group_by_language`` and ``language_stats`` (``main`` and ``score_answers``): rows paired by id
+  within the prediction's language, each language's gold visited in ``visiting_order``;
 * ``best_threshold`` (``compute_pr_curves``): the sweep over the observed scores;
 * ``language_values``: a language's 20 official values;
 * ``macro_averages`` with ``safe_average``: plain means over the languages, English left out.
@@ -30,50 +30,16 @@ from typing import Any
 
 from .details import detail, in_gold_order
 from .rows import (
-    REFERENCE_FIELDS,
-    YES_NO,
     Annotation,
     Prediction,
     Reference,
     check_lengths,
     check_rows,
     check_threshold,
-    normalize_annotation,
-    normalize_prediction,
     normalize_predictions,
-    normalize_reference,
     normalize_references,
-    prediction_record,
-    reference_record,
-    span_problem,
 )
-
-# Names the package and its tests use from here, whichever module defines them.
-__all__ = [
-    "AVG_KEYS",
-    "DEFAULT_THRESHOLD",
-    "LANGUAGES",
-    "PER_LANGUAGE_KEYS",
-    "REFERENCE_FIELDS",
-    "YES_NO",
-    "best_threshold",
-    "check_lengths",
-    "check_rows",
-    "check_threshold",
-    "language_stats",
-    "language_values",
-    "macro_averages",
-    "normalize_annotation",
-    "normalize_prediction",
-    "normalize_predictions",
-    "normalize_reference",
-    "normalize_references",
-    "prediction_record",
-    "reference_record",
-    "score",
-    "span_problem",
-    "tydiqa_score",
-]
+from .rows import normalize_reference as normalize_reference  # named here by its callers
 
 LANGUAGES = (
     "english",
@@ -225,6 +191,29 @@ def visiting_order(example_ids: list[int]) -> Iterable[int]:
     return set(example_ids)
 
 
+def group_by_language(
+    predictions: Sequence[Prediction | None], references: Sequence[Reference | None]
+) -> tuple[dict[int, int], dict[str, list[int]], dict[str, dict[int, int]]]:
+    """The official dicts: gold id -> row position (a later duplicate replaces the row but keeps
+    the first one's place), the gold ids of each gold language in that order, and each
+    prediction language's id -> row position (the last duplicate wins)."""
+    gold: dict[int, int] = {}
+    for position, ref in enumerate(references):
+        if ref is not None:
+            gold[ref[0]] = position
+    latest: dict[int, int] = {}
+    for position, pred in enumerate(predictions):
+        if pred is not None:
+            latest[pred[0]] = position
+    pred_by_language: dict[str, dict[int, int]] = {}
+    for example_id, position in latest.items():
+        pred_by_language.setdefault(predictions[position][1], {})[example_id] = position
+    gold_by_language: dict[str, list[int]] = {}
+    for example_id, position in gold.items():
+        gold_by_language.setdefault(references[position][1], []).append(example_id)
+    return gold, gold_by_language, pred_by_language
+
+
 def language_stats(
     predictions: Sequence[Prediction | None],
     references: Sequence[Reference | None],
@@ -243,22 +232,7 @@ def language_stats(
     """
     check_threshold("passage_non_null_threshold", passage_non_null_threshold)
     check_threshold("minimal_non_null_threshold", minimal_non_null_threshold)
-    # id -> row position; a later duplicate replaces the value but keeps the first position.
-    gold: dict[int, int] = {}
-    for position, ref in enumerate(references):
-        if ref is not None:
-            gold[ref[0]] = position
-    latest: dict[int, int] = {}
-    for position, pred in enumerate(predictions):
-        if pred is not None:
-            latest[pred[0]] = position
-    pred_by_language: dict[str, dict[int, int]] = {}
-    for example_id, position in latest.items():
-        pred_by_language.setdefault(predictions[position][1], {})[example_id] = position
-    gold_by_language: dict[str, list[int]] = {}
-    for example_id, position in gold.items():
-        gold_by_language.setdefault(references[position][1], []).append(example_id)
-
+    gold, gold_by_language, pred_by_language = group_by_language(predictions, references)
     for language in LANGUAGES:
         if language not in pred_by_language:
             continue
