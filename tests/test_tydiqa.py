@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 import taskeval
-from taskeval._metrics.tydiqa import inputs, scoring
+from taskeval._metrics.tydiqa import file_lines, gold_fields, inputs, scoring
+from taskeval._metrics.tydiqa import rows as row_checks
 from taskeval.cli import main as cli_main
 
-from harness import refusal
+from harness import assert_same, refusal
 
 REPO = Path(__file__).resolve().parents[1]
 PARITY = REPO.parent / "shared" / "parity" / "tydiqa" / "cases"
@@ -106,6 +107,90 @@ def test_pretty_print_case_agrees_with_what_the_official_script_printed():
 
 
 # --- scoring rules -----------------------------------------------------------------------------
+
+
+# --- each official rule on its own (expected values from eval_utils.py / tydi_eval.py) -----------
+
+
+def test_is_null_span_when_both_offsets_are_negative_in_either_order():
+    for span in [(-1, -1), (-1, -7), (-7, -1), (-3, -3), (-(2**63), -1)]:
+        assert scoring.is_null_span(*span), span
+    for span in [(0, 0), (3, 5), (0, 1)]:
+        assert not scoring.is_null_span(*span), span
+
+
+def test_gold_votes_per_task():
+    # the spec's examples, threshold 2: indices [27, -1, -1] null, [0, 1, -1] non-null
+    assert not scoring.gold_has_passage_answer([(27, -1, -1, "none"), (-1, -1, -1, "none")] * 1, 2)
+    assert scoring.gold_has_passage_answer([(0, -1, -1, "none"), (1, -1, -1, "none")], 2)
+    assert scoring.gold_has_passage_answer([(0, -1, -1, "none")], 1)
+    # a yes/no answer votes for a minimal answer; a null span (in either order) does not
+    yes = [(0, -1, -7, "yes"), (0, -7, -1, "no"), (-1, -1, -1, "none")]
+    assert scoring.gold_has_minimal_answer(yes, 2) and not scoring.gold_has_minimal_answer(yes, 3)
+    null = [(0, -1, -7, "none"), (0, -7, -1, "none"), (0, -2, -2, "none")]
+    assert not scoring.gold_has_minimal_answer(null, 1)
+    spans = [(0, 3, 5, "none"), (0, 0, 0, "none"), (-1, -1, -1, "none")]
+    assert scoring.gold_has_minimal_answer(spans, 2)
+
+
+def test_passage_credit_from_any_annotator_with_a_passage():
+    annotations = [(-1, -1, -1, "none"), (4, -1, -1, "none"), (2, -1, -1, "none")]
+    assert scoring.passage_credit(2, annotations) and scoring.passage_credit(4, annotations)
+    assert not scoring.passage_credit(-1, annotations)  # a null annotator gives no credit
+    assert scoring.score_passage_answer(annotations, None, 2) == (True, False, 0, 0)
+    assert scoring.score_passage_answer(annotations, None, 3) == (False, True, 0, 0)
+
+
+def test_span_f1_and_minimal_credit_as_compute_partial_match_scores():
+    assert scoring.span_f1((90, 104), (100, 112)) == 0.30769230769230765
+    assert scoring.span_f1((10, 20), (20, 30)) == 0.0
+    assert scoring.span_f1((10, 20), (10, 10)) == 0.0  # zero length on an edge
+    assert scoring.span_f1((10, 20), (15, 15)) is None  # strictly inside: the official assert
+    annotations = [(0, 39, 50, "none"), (0, 38, 50, "none"), (0, 34, 50, "none")]
+    pred = (1, "thai", 0, 1.0, 30, 40, 1.0, "none")
+    assert scoring.minimal_credit(pred, annotations) == 0.4615384615384615  # the third
+    yes = (1, "thai", 0, 1.0, -1, -7, 1.0, "yes")
+    assert scoring.minimal_credit(yes, [(0, 1, 2, "none"), (0, -1, -1, "yes")]) == 1.0
+    assert scoring.minimal_credit(yes, [(0, 1, 2, "none"), (0, -1, -1, "no")]) == 0.0
+    # a null span written backwards is no prediction of a span
+    null = (1, "thai", 0, 1.0, -1, -7, 0.5, "none")
+    assert scoring.score_minimal_answer(annotations, null, 2) == (True, False, 0.0, 0.5)
+
+
+def test_best_threshold_as_compute_pr_curves():
+    stats = [(True, True, 1.0, 2.0), (True, True, 0.5, 1.0), (False, True, 0.0, 1.0),
+             (True, False, 0.0, 0.5), (False, True, 0, 0), (True, True, 0.25, 0.0),
+             (True, True, 1.0, -1.0)]  # fmt: skip
+    best, at_targets = scoring.best_threshold(stats)
+    assert best == [0.5, 0.4583333333333333, 0.55, -1.0]
+    assert at_targets == [[0.3, 0.5], [0.2, 1.0], [0.2, 1.0]]
+    # the threshold keeps the first score object of its tie group: the int 0 of a missing one
+    best, at_targets = scoring.best_threshold(
+        [(False, True, 0, 0), (True, True, 0.4, 0.0), (True, False, 0, 0)]
+    )
+    assert best == [0.20000000000000004, 0.2, 0.2, 0] and type(best[3]) is int
+    assert at_targets == [[0, 0]] * 3 and all(type(v) is int for t in at_targets for v in t)
+    for stats, kind in (
+        ([(True, False, 0, 0), (True, True, 0.4, 0.0)], int),
+        ([(True, True, 0.4, 0.0), (True, False, 0, 0)], float),
+    ):
+        best, _ = scoring.best_threshold(stats)
+        assert best == [0.26666666666666666, 0.4, 0.2, 0] and type(best[3]) is kind
+    assert scoring.best_threshold([(False, False, 0.0, 1.0)]) == ([0.0] * 4, [[0, 0]] * 3)
+
+
+def test_macro_averages_leave_english_out_and_add_left_to_right():
+    values = {
+        "english": [1.0] * 20,
+        "arabic": [0.1] * 10 + [0.7] * 10,
+        "thai": [0.2] * 10 + [0.3] * 10,
+        "korean": [0.3] * 10 + [0.6] * 10,
+    }
+    result = scoring.macro_averages(values)
+    assert result["avg_passage_f1"] == ((0 + 0.1) + 0.2 + 0.3) / 3 == 0.20000000000000004
+    assert result["avg_minimal_recall"] == (0.7 + 0.3 + 0.6) / 3
+    assert scoring.macro_averages({"english": [1.0] * 20}) == dict.fromkeys(scoring.AVG_KEYS, 0)
+    assert scoring.safe_average([]) == 0 and type(scoring.safe_average([])) is int
 
 
 def test_ties_are_summed_in_python_set_order():
@@ -322,6 +407,138 @@ def test_a_wrong_predicted_answer_is_named(span, yes_no, problem):
     assert str(raised.value) == f"predictions[0] (example_id 1): {problem}"
 
 
+# --- null spans: both offsets negative, in any order ---------------------------------------------
+
+# The official Span is null when both offsets are negative, whatever their order, in the gold and
+# in the predictions: [-1, -7) is as null as [-1, -1). Gold and predictions of mixed null spans,
+# scored by tydi_eval.py (default flags): arabic minimal 0.9444444444444444 at threshold 0.7
+# (example 3's prediction, null, has the top minimal score 0.9: counted non-null it would cost
+# precision; example 3's gold, null by every annotator, counted non-null would cost recall).
+_BACKWARDS_GOLD = [
+    (1, "arabic", [(0, 2, 8, "NONE"), (0, 3, 8, "NONE"), (-1, -1, -7, "NONE")]),
+    (2, "arabic", [(0, -5, -2, "YES"), (1, -2, -5, "YES"), (-1, -7, -1, "NONE")]),
+    (3, "arabic", [(-1, -1, -7, "NONE"), (-1, -7, -1, "NONE"), (-1, -3, -3, "NONE")]),
+    (4, "thai", [(2, 10, 20, "NONE"), (2, -1, -9, "NO"), (-1, -9, -1, "NONE")]),
+]
+_BACKWARDS_PREDICTIONS = [
+    # example_id, language, passage index and score, span, minimal score, yes/no
+    (1, "arabic", 0, 0.5, (4, 8), 0.7, "NONE"),
+    (2, "arabic", 1, 0.9, (-9, -3), 0.8, "YES"),
+    (3, "arabic", -1, 0.1, (-1, -7), 0.9, "NONE"),
+    (4, "thai", 2, 1.0, (-2, -20), 0.4, "no"),
+]
+_BACKWARDS_OFFICIAL = {
+    "avg_passage_f1": 1.0,
+    "avg_passage_recall": 1.0,
+    "avg_passage_precision": 1.0,
+    "avg_minimal_f1": 0.9722222222222222,
+    "avg_minimal_recall": 0.9722222222222222,
+    "avg_minimal_precision": 0.9722222222222222,
+}
+
+
+def _backwards_rows() -> dict[str, list]:
+    references = [
+        {"example_id": i, "language": lang, "annotations": [_ann(*a) for a in answers]}
+        for i, lang, answers in _BACKWARDS_GOLD
+    ]
+    predictions = []
+    for i, lang, index, passage_score, span, minimal_score, yes_no in _BACKWARDS_PREDICTIONS:
+        row = _pred(i, lang, index, passage_score, span, yes_no)
+        predictions.append({**row, "minimal_answer_score": minimal_score})
+    return {"predictions": predictions, "references": references}
+
+
+def _backwards_files(tmp_path: Path) -> tuple[Path, Path]:
+    gold = tmp_path / "gold.jsonl.gz"
+    lines = []
+    for i, lang, answers in _BACKWARDS_GOLD:
+        official = [
+            {
+                "passage_answer": {"candidate_index": index},
+                "minimal_answer": {"plaintext_start_byte": start, "plaintext_end_byte": end},
+                "yes_no_answer": yes_no,
+            }
+            for index, start, end, yes_no in answers
+        ]
+        lines.append(
+            json.dumps({"example_id": i, "language": lang, "question_text": "q",
+                        "document_plaintext": "d" * 30, "annotations": official})
+        )  # fmt: skip
+    gold.write_bytes(gzip.compress("".join(line + "\n" for line in lines).encode()))
+    predictions = tmp_path / "predictions.jsonl"
+    rows = _backwards_rows()["predictions"]
+    predictions.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return gold, predictions
+
+
+def _check_backwards(result: dict, where: str) -> None:
+    for key, value in _BACKWARDS_OFFICIAL.items():
+        assert result[key] == value, (where, key)
+    arabic = result["per_language"]["arabic"]
+    assert arabic["minimal-best-threshold-f1"] == 0.9444444444444444, where
+    assert arabic["minimal-best-threshold"] == 0.7, where
+    assert result["per_language"]["thai"]["minimal-best-threshold"] == 0.4, where
+
+
+def test_null_spans_written_backwards_score_as_officially_on_every_path(tmp_path, capsys):
+    rows = _backwards_rows()
+    metric = taskeval.load("tydiqa")
+    _check_backwards(scoring.tydiqa_score(**rows), "tydiqa_score")
+    _check_backwards(metric.compute(**rows), "compute")
+    metric.add_batch(predictions=rows["predictions"][:2], references=rows["references"][:2])
+    metric.add_batch(predictions=rows["predictions"][2:], references=rows["references"][2:])
+    _check_backwards(metric.compute(), "add_batch")
+    for prediction, reference in zip(rows["predictions"], rows["references"]):
+        metric.add(prediction=prediction, reference=reference)
+    _check_backwards(metric.compute(), "add")
+    gold, predictions = _backwards_files(tmp_path)
+    read = taskeval.read_official("tydiqa", references=gold, predictions=predictions)
+    _check_backwards(metric.compute(**read), "read_official")
+    _check_backwards(inputs.score_files(gold, predictions), "score_files")
+    files = taskeval.score_files("tydiqa", references=gold, predictions=predictions)
+    _check_backwards(files, "taskeval.score_files")
+    assert cli_main(["score", "tydiqa", "--references", str(gold), "--predictions",
+                     str(predictions)]) == 0  # fmt: skip
+    _check_backwards(json.loads(capsys.readouterr().out), "cli")
+    # the gold reader keeps the spans as they are written, and the plain annotation check (the
+    # one records the fast path declines take) accepts each of them too
+    plain = [
+        (i, lang, tuple((a[0], a[1], a[2], a[3].lower()) for a in answers))
+        for i, lang, answers in _BACKWARDS_GOLD
+    ]
+    assert list(inputs.iter_gold(gold)) == plain
+    for reference, (_, _, answers) in zip(rows["references"], plain):
+        for item, expected in zip(reference["annotations"], answers):
+            assert row_checks.normalize_annotation(item, "x") == expected
+
+
+@pytest.mark.parametrize(
+    ("span", "problem"),
+    [
+        ((8, 2), "starts after it ends: [8, 2)"),
+        ((1, 0), "starts after it ends: [1, 0)"),
+        ((-1, 0), "has one null (negative) offset and one non-null: [-1, 0)"),
+        ((0, -7), "has one null (negative) offset and one non-null: [0, -7)"),
+    ],
+)
+def test_only_half_null_and_backwards_non_null_spans_are_refused(span, problem):
+    # as the official Span (ValueError), on either side
+    refs = [{"example_id": 1, "language": "arabic", "annotations": [_ann(0, 10, 20)] * 3}]
+    with pytest.raises(ValueError) as raised:
+        scoring.tydiqa_score([_pred(1, span=span)], refs)
+    assert str(raised.value).startswith(
+        f"predictions[0] (example_id 1): field 'minimal_answer' {problem}"
+    )
+    refs = [{"example_id": 1, "language": "arabic", "annotations": [_ann(0, *span)] * 3}]
+    with pytest.raises(ValueError) as raised:
+        scoring.tydiqa_score([_pred(1)], refs)
+    assert str(raised.value).startswith(
+        f"references[0] (example_id 1): field 'annotations'[0]: field 'start_byte/end_byte' "
+        f"{problem}"
+    )
+
+
 def test_an_official_annotation_whose_passage_answer_is_null_is_named():
     annotation = {
         "passage_answer": None,
@@ -497,7 +714,7 @@ def test_gold_is_streamed_without_keeping_documents(tmp_path, monkeypatch):
     records = [_record(i, doc=doc) for i in range(60)]
     gold = _write_gold(tmp_path / "big.jsonl.gz", records)
     # small chunks, so that what is in flight is far below the file size
-    monkeypatch.setattr(inputs, "_CHUNK", 1 << 16)
+    monkeypatch.setattr(file_lines, "_CHUNK", 1 << 16)
     tracemalloc.start()
     try:
         refs = list(inputs.iter_gold(gold))
@@ -627,8 +844,8 @@ def test_references_from_hub_errors():
 
 
 def test_stopping_early_does_not_leave_the_inflating_thread_blocked(tmp_path, monkeypatch):
-    monkeypatch.setattr(inputs, "_CHUNK", 1 << 12)
-    monkeypatch.setattr(inputs, "_QUEUED", 1)
+    monkeypatch.setattr(file_lines, "_CHUNK", 1 << 12)
+    monkeypatch.setattr(file_lines, "_QUEUED", 1)
     records = [_record(i, doc="x" * 5000) for i in range(200)]
     records[0] = _record("bad")
     gold = _write_gold(tmp_path / "g.jsonl.gz", records)
@@ -640,7 +857,7 @@ def test_stopping_early_does_not_leave_the_inflating_thread_blocked(tmp_path, mo
 
 
 def test_gold_errors_come_before_prediction_errors(tmp_path, monkeypatch):
-    monkeypatch.setattr(inputs, "_CHUNK", 1 << 12)  # the predictions are read while inflating
+    monkeypatch.setattr(file_lines, "_CHUNK", 1 << 12)  # the predictions are read while inflating
     records = [_record(i, doc="y" * 3000) for i in range(100)]
     preds = tmp_path / "p.jsonl"
     preds.write_text("\n".join(json.dumps(_pred(i)) for i in range(100)) + "\n{oops\n")
@@ -804,7 +1021,9 @@ def test_fast_gold_path_refuses_a_span_that_starts_after_its_end(tmp_path):
         {"annotations": [_official_ann(0, 5, 3)] * 3, "document_plaintext": "d" * 50,
          "example_id": 8, "language": "thai", "question_text": "q"}
     )  # fmt: skip
-    assert inputs._gold_fields_fast(line.encode(), 0, len(line), inputs._loads_text) is not None
+    assert (
+        gold_fields.gold_fields_fast(line.encode(), 0, len(line), file_lines.loads_text) is not None
+    )
     gold = tmp_path / "g.jsonl.gz"
     gold.write_bytes(gzip.compress(line.encode() + b"\n"))
     with pytest.raises(ValueError, match=r"line 1 \(example_id 8\).*starts after it ends"):
@@ -834,7 +1053,7 @@ def test_fast_gold_fields_agree_with_json_or_decline():
         body = sep.join(f'"{k}"{rng.choice([":", " : "])}{v}' for k, v in members)
         data = ("{" + body + rng.choice(["}", " } ", "}\t"])).encode()
         record = json.loads(data)
-        got = inputs._gold_fields_fast(data, 0, len(data), inputs._loads_binary)
+        got = gold_fields.gold_fields_fast(data, 0, len(data), file_lines.loads_binary)
         if got is None:
             declined += 1
             continue
@@ -961,7 +1180,7 @@ def test_the_gold_fast_path_decodes_only_the_annotations_of_a_dev_like_line():
         calls.append(bytes(data[:1]))
         return json.loads(data)
 
-    fields = inputs._gold_fields_fast(line, 0, len(line), counting)
+    fields = gold_fields.gold_fields_fast(line, 0, len(line), counting)
     assert fields == (7, "arabic", record["annotations"])
     assert calls == [b"["]  # the annotations, and nothing else
 
@@ -972,3 +1191,101 @@ def test_a_last_gold_line_cut_after_a_key_is_named(tmp_path):
     gold.write_bytes(json.dumps(_record(1)).encode() + b'\n{"example_id":')
     with pytest.raises(ValueError, match=r", line 2: not a JSON value \(Expecting value"):
         list(inputs.iter_gold(gold))
+
+
+# --- fast paths agree with the plain ones ------------------------------------------------------
+
+
+def test_the_fast_annotation_check_agrees_with_the_plain_one_or_declines():
+    """``rows.annotation_fast`` takes every plainly valid annotation (null spans in either
+    order included) exactly as ``rows.normalize_annotation`` reads it, and declines the rest."""
+    rng = random.Random(7)
+    offsets = [-(2**63) - 1, -(2**63), -7, -1, 0, 1, 5, 9, 2**63 - 1, 2**63, 5.0, True, "3", None]
+    taken = 0
+    for _ in range(5000):
+        start, end = rng.choice(offsets), rng.choice(offsets)
+        if rng.random() < 0.5:  # mostly plausible spans
+            start = rng.choice([-1, -7, -3, 0, 4])
+            end = rng.choice([-1, -7, -2, 0, 4, 9])
+        index = rng.choice([-1, 0, 3, 2**64, 1.0, False])
+        yes_no = rng.choice(["NONE", "none", "YES", "No", "maybe", None, 1])
+        if rng.random() < 0.5:
+            item = {"candidate_index": index, "start_byte": start, "end_byte": end,
+                    "yes_no_answer": yes_no}  # fmt: skip
+        else:
+            item = {
+                "passage_answer": {"candidate_index": index},
+                "minimal_answer": {"plaintext_start_byte": start, "plaintext_end_byte": end},
+                "yes_no_answer": yes_no,
+            }
+        fast = row_checks.annotation_fast(item)
+        try:
+            plain = row_checks.normalize_annotation(item, "x")
+        except ValueError:
+            assert fast is None, item
+            continue
+        exact = all(type(v) is int for v in (index, start, end)) and isinstance(yes_no, str)
+        assert fast == plain if exact else fast in (None, plain), item
+        taken += fast is not None
+    assert taken > 300
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_the_file_paths_agree_with_the_row_paths(tmp_path, seed):
+    """``score_files`` (the fast gold reader, the CLI's path) and ``compute(**read_official)``
+    give what ``tydiqa_score`` gives on the same rows, null spans in either order included."""
+    rng = random.Random(seed)
+    ids = rng.sample(range(-50, 50), rng.randint(1, 12))
+    nulls = [(-1, -1), (-1, -7), (-7, -1), (-2, -2)]
+    records, references, predictions = [], [], []
+    for example_id in ids:
+        language = rng.choice(["english", "arabic", "thai", "korean"])
+        answers = []
+        for _ in range(rng.choice([1, 3, 5])):
+            start, end = rng.choice(nulls)
+            index = rng.randint(-1, 3)
+            if index >= 0 and rng.random() < 0.6:
+                start = rng.randint(0, 20)
+                end = start + rng.randint(1, 6)
+            answers.append(_ann(index, start, end, rng.choice(["NONE", "NONE", "YES"])))
+        references.append({"example_id": example_id, "language": language, "annotations": answers})
+        official = [
+            _official_ann(a["candidate_index"], a["start_byte"], a["end_byte"], a["yes_no_answer"])
+            for a in answers
+        ]
+        records.append(_record(example_id, language, doc='d"]}', annotations=official))
+        if rng.random() < 0.85:
+            start, end = rng.choice(nulls)
+            yes_no = rng.choice(["NONE", "YES", "no"])
+            if yes_no == "NONE" and rng.random() < 0.6:
+                start = rng.randint(0, 22)
+                end = start + rng.randint(1, 6)
+            score = rng.choice([-1.0, 0.0, 0.5, 1.0, rng.uniform(-2, 2)])
+            predictions.append(
+                _pred(example_id, language, rng.randint(-1, 3), score, (start, end), yes_no)
+            )
+    gold = _write_gold(tmp_path / ("gold.jsonl.gz" if seed % 2 else "gold.jsonl"), records)
+    preds = tmp_path / "predictions.jsonl"
+    preds.write_text("".join(json.dumps(p) + "\n" for p in predictions))
+    n = max(len(predictions), len(references))
+    rows = {
+        "predictions": predictions + [{"example_id": None}] * (n - len(predictions)),
+        "references": references + [{"example_id": None}] * (n - len(references)),
+    }
+    metric = _metric()
+    for options in ({}, {"passage_non_null_threshold": 1, "minimal_non_null_threshold": 3}):
+        expected = scoring.tydiqa_score(**rows, **options)
+        assert_same(inputs.score_files(gold, preds, **options), expected)
+        read = taskeval.read_official("tydiqa", references=gold, predictions=preds)
+        assert_same(metric.compute(**read, **options), expected)
+        with_details = scoring.tydiqa_score(**rows, **options, details=True)
+        assert_same({k: v for k, v in with_details.items() if k != "details"}, expected)
+
+
+_loaded: list = []
+
+
+def _metric():
+    if not _loaded:
+        _loaded.append(taskeval.load("tydiqa"))
+    return _loaded[0]

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from taskeval._metrics.tydiqa import inputs
+from taskeval._metrics.tydiqa import file_lines
 
 
 def _line(i: int) -> bytes:
@@ -44,10 +44,10 @@ BROKEN = {
 @pytest.fixture(params=["isal", "zlib"])
 def reader(request, monkeypatch):
     if request.param == "zlib":
-        monkeypatch.setattr(inputs, "igzip", None)
+        monkeypatch.setattr(file_lines, "igzip", None)
     else:
-        assert inputs.igzip is not None  # taskeval requires isal
-    monkeypatch.setattr(inputs, "_CHUNK", 1 << 12)  # many chunks, members across their borders
+        assert file_lines.igzip is not None  # taskeval requires isal
+    monkeypatch.setattr(file_lines, "_CHUNK", 1 << 12)  # many chunks, members across their borders
     return request.param
 
 
@@ -56,7 +56,7 @@ def test_gzip_files_are_read_as_gzip_reads_them(tmp_path, reader, name):
     path = tmp_path / "gold.jsonl.gz"
     path.write_bytes(FILES[name])
     expected = gzip.decompress(FILES[name]) if FILES[name] else b""
-    got = b"".join(data[start : end + 1] for _, data, start, end in inputs._lines(path, True))
+    got = b"".join(data[start : end + 1] for _, data, start, end in file_lines.lines(path, True))
     assert got == expected
 
 
@@ -67,7 +67,7 @@ def test_broken_gzip_files_are_refused(tmp_path, reader, name):
     with pytest.raises(OSError if name != "truncated" else EOFError):
         gzip.decompress(BROKEN[name])
     with pytest.raises(ValueError, match="cannot be read"):
-        list(inputs._lines(path, True))
+        list(file_lines.lines(path, True))
 
 
 def test_without_isal_the_standard_library_inflates(tmp_path):
@@ -77,9 +77,9 @@ def test_without_isal_the_standard_library_inflates(tmp_path):
     path.write_bytes(FILES["many members, padded, over many chunks"])
     code = (
         "import sys; sys.modules['isal'] = None\n"
-        "from taskeval._metrics.tydiqa import inputs\n"
-        "assert inputs.igzip is None and inputs.zlib.__name__ == 'zlib'\n"
-        "print(sum(1 for _ in inputs._lines(sys.argv[1], True)))"
+        "from taskeval._metrics.tydiqa import file_lines\n"
+        "assert file_lines.igzip is None and file_lines.zlib.__name__ == 'zlib'\n"
+        "print(sum(1 for _ in file_lines.lines(sys.argv[1], True)))"
     )
     done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
@@ -94,7 +94,7 @@ def test_a_reader_that_pauses_still_gets_every_line(tmp_path, reader):
     counted = []
 
     def read() -> None:
-        lines = inputs._lines(path, True)
+        lines = file_lines.lines(path, True)
         next(lines)
         time.sleep(0.5)
         counted.append(1 + sum(1 for _ in lines))

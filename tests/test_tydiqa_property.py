@@ -122,12 +122,16 @@ def _score(rng):
     return rng.choice(SCORES) if rng.random() < 0.6 else rng.uniform(-3, 3)
 
 
+# No span: both offsets negative, in either order.
+NULL_SPANS = [(-1, -1), (-1, -1), (-1, -7), (-7, -1), (-3, -3)]
+
+
 def _annotation(rng, yes_no_share):
     kind = rng.choice(["null", "passage", "span", "span"])
     if rng.random() < yes_no_share:
         kind = "yesno"
     index = -1 if kind == "null" else rng.randint(0, 3)
-    start = end = -1
+    start, end = rng.choice(NULL_SPANS)
     answer = "NONE"
     if kind == "span":
         start = rng.randint(0, 20)
@@ -139,7 +143,7 @@ def _annotation(rng, yes_no_share):
 
 def _prediction(rng, example_id, language, yes_no_share):
     answer = rng.choice(["YES", "no", "Yes"]) if rng.random() < yes_no_share else "NONE"
-    start = end = -1
+    start, end = rng.choice(NULL_SPANS)
     if answer == "NONE" and rng.random() < 0.5:
         start = rng.randint(0, 22)
         end = start + rng.randint(1, 8)

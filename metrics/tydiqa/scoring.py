@@ -1,29 +1,45 @@
-"""Scoring core of ``tydiqa``: TyDi QA ``tydi_eval.py`` (primary tasks) in plain Python.
+"""The official rule of ``tydiqa``: TyDi QA's ``tydi_eval.py`` (primary tasks), in plain Python.
 
-Two steps, usable on their own:
+Top to bottom, each official rule is one function, named after its official counterpart:
 
-* ``normalize_predictions`` / ``normalize_references`` check rows and turn them into compact
-  tuples, raising a ``ValueError`` that names the row, its example id and the field wherever the
-  official script would crash, assert, or silently score something else;
-* ``score`` computes the official per-language and macro numbers from those tuples.
+* ``is_null_span`` (``Span.is_null_span``): both byte offsets negative, in any order;
+* ``gold_has_passage_answer`` / ``gold_has_minimal_answer``: annotator votes against a threshold;
+* ``passage_credit``, ``span_f1`` (``compute_partial_match_scores``) and ``minimal_credit``: what a
+  prediction earns against the annotators;
+* ``score_passage_answer`` / ``score_minimal_answer``: one example's ``(gold_has, pred_has,
+  credit, score)``, a missing prediction included;
+* ``group_by_language`` and ``language_stats`` (``main`` and ``score_answers``): rows paired by id
+  within the prediction's language, each language's gold visited in ``visiting_order``;
+* ``best_threshold`` (``compute_pr_curves``): the sweep over the observed scores;
+* ``language_values``: a language's 20 official values;
+* ``macro_averages`` with ``safe_average``: plain means over the languages, English left out.
 
-``tydiqa_score(predictions, references, ...)`` does both.
-
-Exactness notes (see the metric card): rows are paired by ``example_id`` (the last duplicate
-wins, in the position of the first); each language's gold examples are visited in the iteration
-order of a Python ``set`` of their ids, because the threshold sweep sums F1 in that order within
-score ties; a missing prediction contributes the *int* score 0 and the threshold dict keeps the
-first score object of each value, so a threshold can be ``0`` rather than ``0.0``; the macro
-means add left to right from int 0 (the ``sum()`` of CPython 3.11, not 3.12's compensated one).
+``score`` runs them on the compact rows ``rows.py`` checks and builds; ``tydiqa_score`` checks raw
+rows first. Exactness notes (see the metric card): the last duplicate id wins, in the place of the
+first; a language's gold examples are visited in the iteration order of a Python ``set`` of their
+ids, because the sweep sums F1 in that order within score ties; a missing prediction contributes
+the *int* score 0 and the sweep keeps the first score object of each value, so a threshold can be
+``0`` rather than ``0.0``; the macro means add left to right from int 0 (the ``sum()`` of CPython
+3.11, not 3.12's compensated one).
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from .plain_values import INT64, as_int, as_number, int_problem
+from .details import detail, in_gold_order
+from .rows import (
+    Annotation,
+    Prediction,
+    Reference,
+    check_lengths,
+    check_rows,
+    check_threshold,
+    normalize_predictions,
+    normalize_references,
+)
+from .rows import normalize_reference as normalize_reference  # named here by its callers
 
 LANGUAGES = (
     "english",
@@ -39,15 +55,8 @@ LANGUAGES = (
     "thai",
 )
 EXCLUDED_FROM_MACRO = "english"
-YES_NO = ("yes", "no", "none")
 DEFAULT_THRESHOLD = 2
 TARGETS = (0.5, 0.75, 0.9)
-
-# compact rows: a missing row (placeholder) is None
-Annotation = tuple[int, int, int, str]  # (candidate_index, start_byte, end_byte, yes_no)
-Reference = tuple[int, str, tuple[Annotation, ...]]  # (example_id, language, annotations)
-# (example_id, language, passage_index, passage_score, start_byte, end_byte, minimal_score, yes_no)
-Prediction = tuple[int, str, int, float, int, int, float, str]
 
 AVG_KEYS = (
     "avg_passage_f1",
@@ -70,355 +79,191 @@ def language_keys(task: str) -> list[str]:
 
 PER_LANGUAGE_KEYS = (*language_keys("passage"), *language_keys("minimal"))
 
-
-# ---------------------------------------------------------------------------------------------
-# Row checks
-
-
-def _where(side: str, index: int, example_id: Any) -> str:
-    where = f"{side}[{index}]"
-    return where if example_id is None else f"{where} (example_id {example_id!r})"
-
-
-def check_rows(rows: Any, side: str) -> None:
-    if isinstance(rows, (str, bytes, Mapping)) or not isinstance(rows, Sequence):
-        raise ValueError(f"{side} must be a list of dicts, got {type(rows).__name__}")
-
-
-def check_threshold(name: str, value: Any) -> int:
-    number = as_int(value)
-    if number is None:
-        raise ValueError(f"{name} must be an int (a number of annotator votes), got {value!r}")
-    return number
-
-
-def _example_id(where: str, row: Mapping) -> int:
-    value = row["example_id"]
-    number = as_int(value)
-    if number is None or number not in INT64:
-        raise ValueError(
-            f"{where}: field 'example_id' must be a signed 64-bit integer (as in the TyDi QA "
-            f"files; ids are matched by value and type), got {value!r}"
-        )
-    return number
-
-
-def _string(where: str, row: Mapping, field: str, default: Any = None) -> str:
-    if field not in row and default is not None:
-        return default
-    value = row.get(field)
-    if not isinstance(value, str):
-        raise ValueError(f"{where}: field {field!r} must be a string, got {value!r}")
-    return value
-
-
-def _int(where: str, value: Any, field: str) -> int:
-    if type(value) is int and value in INT64:
-        return value
-    problem = int_problem(value)
-    if problem:
-        raise ValueError(f"{where}: field {field!r}: {problem}")
-    return as_int(value)  # a numpy or 0-d torch integer, as a plain int
-
-
-def _yes_no(where: str, value: Any, field: str) -> str:
-    if not isinstance(value, str) or value.lower() not in YES_NO:
-        raise ValueError(
-            f"{where}: field {field!r} must be 'YES', 'NO' or 'NONE' (any case), got {value!r}"
-        )
-    return value.lower()
-
-
-def _span(where: str, start: Any, end: Any, field: str) -> tuple[int, int]:
-    start = _int(where, start, field)
-    end = _int(where, end, field)
-    if (start < 0) != (end < 0):
-        raise ValueError(
-            f"{where}: field {field!r} has one null (negative) offset and one non-null: "
-            f"[{start}, {end}); a null span has both offsets negative"
-        )
-    if start > end:
-        raise ValueError(
-            f"{where}: field {field!r} starts after it ends: [{start}, {end}) (byte offsets, "
-            f"end exclusive)"
-        )
-    return start, end
-
-
-def _score(where: str, row: Mapping, field: str) -> float:
-    if field not in row or row[field] is None:
-        raise ValueError(f"{where}: missing field {field!r} (a number; the sweep needs it)")
-    value = as_number(row[field])
-    if value is None:
-        raise ValueError(f"{where}: field {field!r} must be a number, got {row[field]!r}")
-    try:
-        value = float(value)
-    except OverflowError:
-        raise ValueError(f"{where}: field {field!r} is too large for a float: {value!r}") from None
-    if math.isnan(value):
-        raise ValueError(
-            f"{where}: field {field!r} is NaN, which makes the official sort order undefined"
-        )
-    return value
-
-
-def _is_placeholder(row: Mapping) -> bool:
-    return row.get("example_id") is None
-
-
-def _is_empty(value: Any) -> bool:
-    # Compared by type first: ``==`` on an array would compare element-wise.
-    return value is None or (isinstance(value, (str, list, dict)) and not value)
-
-
-def _check_placeholder(where: str, row: Mapping, side: str) -> None:
-    # A row without example_id stands for "nothing on this side" (see the metric card); any
-    # other value in it is most likely a mistake, so it is not silently dropped.
-    extra = sorted(k for k, v in row.items() if not _is_empty(v) and k != "example_id")
-    if side == "predictions" and isinstance(row.get("minimal_answer"), Mapping):
-        if all(v is None for v in row["minimal_answer"].values()):
-            extra = [k for k in extra if k != "minimal_answer"]
-    if extra:
-        raise ValueError(
-            f"{where}: field 'example_id' is null, which marks a row with no {side[:-1]} "
-            f"(a placeholder), but it has values in {extra}"
-        )
-
-
-def normalize_prediction(row: Any, where: str) -> Prediction:
-    """One official prediction record (an ``example_id`` is required) as a compact tuple."""
-    if not isinstance(row, Mapping):
-        raise ValueError(f"{where}: expected a dict, got {type(row).__name__}")
-    example_id = _example_id(where, row)
-    where = f"{where} (example_id {example_id!r})"
-    language = _string(where, row, "language")
-    index = row.get("passage_answer_index", -1)
-    index = _int(where, index, "passage_answer_index")
-    passage_score = _score(where, row, "passage_answer_score")
-    span = row.get("minimal_answer")
-    if not isinstance(span, Mapping):
-        raise ValueError(
-            f"{where}: field 'minimal_answer' must be a {{'start_byte_offset', "
-            f"'end_byte_offset'}} record ({{-1, -1}} when there is no span), got {span!r}"
-        )
-    if not {"start_byte_offset", "end_byte_offset"} <= set(span):
-        raise ValueError(
-            f"{where}: field 'minimal_answer' must have 'start_byte_offset' and "
-            f"'end_byte_offset', got {span!r}"
-        )
-    start, end = _span(where, span["start_byte_offset"], span["end_byte_offset"], "minimal_answer")
-    minimal_score = _score(where, row, "minimal_answer_score")
-    yes_no = _yes_no(where, row.get("yes_no_answer", "NONE"), "yes_no_answer")
-    if yes_no != "none" and start >= 0:
-        raise ValueError(
-            f"{where}: field 'yes_no_answer' is {row['yes_no_answer']!r} but 'minimal_answer' "
-            f"is a span [{start}, {end}): a yes/no answer and a span cannot coexist"
-        )
-    return (example_id, language, index, passage_score, start, end, minimal_score, yes_no)
-
-
-def normalize_annotation(item: Any, where: str) -> Annotation:
-    """One annotator's answer, flat or in the official nested form, as a compact tuple."""
-    if not isinstance(item, Mapping):
-        raise ValueError(f"{where}: expected an annotation record, got {item!r}")
-    if "passage_answer" in item or "minimal_answer" in item:
-        try:
-            index = item["passage_answer"]["candidate_index"]
-            start = item["minimal_answer"]["plaintext_start_byte"]
-            end = item["minimal_answer"]["plaintext_end_byte"]
-            yes_no = item["yes_no_answer"]
-        except (KeyError, TypeError) as e:
-            raise ValueError(
-                f"{where}: an official annotation needs passage_answer.candidate_index, "
-                f"minimal_answer.plaintext_start_byte/plaintext_end_byte and yes_no_answer; "
-                f"missing {e}"
-            ) from None
-    else:
-        missing = [
-            k
-            for k in ("candidate_index", "start_byte", "end_byte", "yes_no_answer")
-            if k not in item
-        ]
-        if missing:
-            raise ValueError(
-                f"{where}: missing field(s) {missing} (an annotation has candidate_index, "
-                f"start_byte, end_byte and yes_no_answer)"
-            )
-        index, start, end = item["candidate_index"], item["start_byte"], item["end_byte"]
-        yes_no = item["yes_no_answer"]
-    index = _int(where, index, "candidate_index")
-    start, end = _span(where, start, end, "start_byte/end_byte")
-    return (index, start, end, _yes_no(where, yes_no, "yes_no_answer"))
-
-
-def _annotation_fast(item: Any) -> Annotation | None:
-    """``normalize_annotation`` for the common valid record, or None (then it explains)."""
-    try:
-        if "passage_answer" in item:
-            index = item["passage_answer"]["candidate_index"]
-            span = item["minimal_answer"]
-            start, end = span["plaintext_start_byte"], span["plaintext_end_byte"]
-        else:
-            index, start, end = item["candidate_index"], item["start_byte"], item["end_byte"]
-        yes_no = item["yes_no_answer"]
-    except (KeyError, TypeError):
-        return None
-    if type(index) is int and type(start) is int and type(end) is int and type(yes_no) is str:
-        yes_no = yes_no.lower()
-        if yes_no in YES_NO and ((start < 0 and end < 0) or 0 <= start <= end):
-            if index in INT64 and start in INT64 and end in INT64:
-                return (index, start, end, yes_no)
-    return None
-
-
-def normalize_reference(row: Any, where: str) -> Reference:
-    """One gold example (an ``example_id`` is required) as a compact tuple."""
-    if not isinstance(row, Mapping):
-        raise ValueError(f"{where}: expected a dict, got {type(row).__name__}")
-    example_id = _example_id(where, row)
-    where = f"{where} (example_id {example_id!r})"
-    language = _string(where, row, "language")
-    items = row.get("annotations")
-    if not isinstance(items, list) or not items:
-        raise ValueError(
-            f"{where}: field 'annotations' must be a non-empty list of annotator answers, "
-            f"got {items!r}"
-        )
-    annotations = tuple(
-        _annotation_fast(item) or normalize_annotation(item, f"{where}: field 'annotations'[{k}]")
-        for k, item in enumerate(items)
-    )
-    return (example_id, language, annotations)
-
-
-def normalize_predictions(predictions: Sequence[Any], start: int = 0) -> list[Prediction | None]:
-    """Check prediction rows (numbered from ``start`` in errors); a row whose ``example_id`` is
-    None is a placeholder (None)."""
-    check_rows(predictions, "predictions")
-    out: list[Prediction | None] = []
-    for index, row in enumerate(predictions, start):
-        where = f"predictions[{index}]"
-        if isinstance(row, Mapping) and _is_placeholder(row):
-            _check_placeholder(where, row, "predictions")
-            out.append(None)
-        else:
-            out.append(normalize_prediction(row, where))
-    return out
-
-
-def normalize_references(references: Sequence[Any], start: int = 0) -> list[Reference | None]:
-    """Check reference rows (numbered from ``start`` in errors); a row whose ``example_id`` is
-    None is a placeholder (None)."""
-    check_rows(references, "references")
-    out: list[Reference | None] = []
-    for index, row in enumerate(references, start):
-        where = f"references[{index}]"
-        if isinstance(row, Mapping) and _is_placeholder(row):
-            _check_placeholder(where, row, "references")
-            out.append(None)
-        else:
-            out.append(normalize_reference(row, where))
-    return out
-
-
-def check_lengths(n_predictions: int, n_references: int) -> None:
-    if n_predictions != n_references:
-        raise ValueError(
-            f"predictions and references must have the same length (pad the shorter side with "
-            f"rows whose example_id is None), got {n_predictions} predictions and "
-            f"{n_references} references"
-        )
-
-
-PREDICTION_FIELDS = (
-    "example_id",
-    "language",
-    "passage_answer_index",
-    "passage_answer_score",
-    "minimal_answer",
-    "minimal_answer_score",
-    "yes_no_answer",
-)
-REFERENCE_FIELDS = ("example_id", "language", "annotations")
-
-
-def prediction_record(pred: Prediction | None) -> dict[str, Any]:
-    """A compact prediction as a compute() row (the placeholder row for None)."""
-    if pred is None:
-        # Every key present (datasets encodes batches key by key); strings are "" because
-        # evaluate's add() refuses None where a string belongs.
-        return {
-            **dict.fromkeys(PREDICTION_FIELDS),
-            "language": "",
-            "minimal_answer": {"start_byte_offset": None, "end_byte_offset": None},
-            "yes_no_answer": "",
-        }
-    example_id, language, index, passage_score, start, end, minimal_score, yes_no = pred
-    return {
-        "example_id": example_id,
-        "language": language,
-        "passage_answer_index": index,
-        "passage_answer_score": passage_score,
-        "minimal_answer": {"start_byte_offset": start, "end_byte_offset": end},
-        "minimal_answer_score": minimal_score,
-        "yes_no_answer": yes_no,
-    }
-
-
-def reference_record(ref: Reference | None) -> dict[str, Any]:
-    """A compact reference as a compute() row (the placeholder row for None)."""
-    if ref is None:
-        return {"example_id": None, "language": "", "annotations": []}
-    example_id, language, annotations = ref
-    return {
-        "example_id": example_id,
-        "language": language,
-        "annotations": [
-            {"candidate_index": i, "start_byte": s, "end_byte": e, "yes_no_answer": y}
-            for i, s, e, y in annotations
-        ],
-    }
+# (gold_has, pred_has, credit, score): what the sweep takes from each example, for each task
+Stat = tuple[bool, bool, Any, Any]
 
 
 # ---------------------------------------------------------------------------------------------
-# Scoring
+# One example
 
 
-def _overlap_f1(gold: tuple[int, int], pred: tuple[int, int]) -> float | None:
-    """Byte-overlap F1 of two non-null spans; None where the official script asserts."""
+def is_null_span(start: int, end: int) -> bool:
+    """No span: both byte offsets negative, in either order (the data writes -1, -1)."""
+    return start < 0 and end < 0
+
+
+def gold_has_passage_answer(annotations: Sequence[Annotation], threshold: int) -> bool:
+    """At least ``threshold`` annotators chose a passage (a candidate index >= 0)."""
+    votes = 0
+    for index, _, _, _ in annotations:
+        votes += index >= 0
+    return votes >= threshold
+
+
+def gold_has_minimal_answer(annotations: Sequence[Annotation], threshold: int) -> bool:
+    """At least ``threshold`` annotators gave a minimal answer: a span or a yes/no answer."""
+    votes = 0
+    for _, start, end, yes_no in annotations:
+        votes += not is_null_span(start, end) or yes_no != "none"
+    return votes >= threshold
+
+
+def passage_credit(predicted: int, annotations: Sequence[Annotation]) -> bool:
+    """The predicted candidate is the non-null choice of some annotator, a minority one too."""
+    for index, _, _, _ in annotations:
+        if index >= 0 and index == predicted:
+            return True
+    return False
+
+
+class ZeroLengthInside(Exception):
+    """The official assertion on a zero-length span strictly inside the other span; its args
+    are the annotation's number and span (the caller names the rows)."""
+
+
+def span_f1(gold: tuple[int, int], pred: tuple[int, int]) -> float | None:
+    """Byte-overlap F1 of two non-null spans (end exclusive); None where the official script
+    asserts (a zero-length span strictly inside the other, so an overlap of 0)."""
     gold_start, gold_end = gold
     pred_start, pred_end = pred
     if gold_end <= pred_start or pred_end <= gold_start:
         return 0.0
     overlap = min(gold_end, pred_end) - max(gold_start, pred_start)
-    if overlap <= 0:  # a zero-length span strictly inside the other one
+    if overlap <= 0:
         return None
     precision = overlap / (pred_end - pred_start)
     recall = overlap / (gold_end - gold_start)
     return 2 * precision * recall / (precision + recall)
 
 
-class _Crash(Exception):
-    """The official script's assertion on a zero-length span (turned into a ValueError)."""
-
-
-def _minimal_credit(pred: Prediction, annotations: tuple[Annotation, ...]) -> float:
+def minimal_credit(pred: Prediction, annotations: Sequence[Annotation]) -> float:
+    """A yes/no answer: 1.0 if any annotator gave it. A span: the best F1 over the annotators'
+    non-null spans (strictly greater replaces, so the earliest wins ties), 0.0 if none overlaps."""
     yes_no = pred[7]
     if yes_no != "none":
-        return 1.0 if any(a[3] == yes_no for a in annotations) else 0.0
+        for annotation in annotations:
+            if annotation[3] == yes_no:
+                return 1.0
+        return 0.0
     best = 0.0
     for k, (_, start, end, _) in enumerate(annotations):
-        if start < 0:
+        if is_null_span(start, end):
             continue
-        f1 = _overlap_f1((start, end), (pred[4], pred[5]))
+        f1 = span_f1((start, end), (pred[4], pred[5]))
         if f1 is None:
-            raise _Crash(k, start, end)
+            raise ZeroLengthInside(k, start, end)
         if f1 > best:
             best = f1
     return best
 
 
-def best_threshold(stats: list[tuple[bool, bool, float, float]]) -> tuple[list, list]:
+def score_passage_answer(
+    annotations: Sequence[Annotation], pred: Prediction | None, threshold: int
+) -> Stat:
+    """One example's passage stat. Without a prediction: a miss on answerable gold, and on null
+    gold a predicted-non-null wrong answer with the int score 0."""
+    gold_has = gold_has_passage_answer(annotations, threshold)
+    if pred is None:
+        return gold_has, not gold_has, 0, 0
+    pred_has = pred[2] >= 0
+    correct = gold_has and pred_has and passage_credit(pred[2], annotations)
+    return gold_has, pred_has, correct, pred[3]
+
+
+def score_minimal_answer(
+    annotations: Sequence[Annotation], pred: Prediction | None, threshold: int
+) -> Stat:
+    """One example's minimal-answer stat; credit only when both gold and prediction have one."""
+    gold_has = gold_has_minimal_answer(annotations, threshold)
+    if pred is None:
+        return gold_has, not gold_has, 0, 0
+    pred_has = not is_null_span(pred[4], pred[5]) or pred[7] != "none"
+    credit = minimal_credit(pred, annotations) if gold_has and pred_has else 0.0
+    return gold_has, pred_has, credit, pred[6]
+
+
+# ---------------------------------------------------------------------------------------------
+# One language
+
+
+def visiting_order(example_ids: list[int]) -> Iterable[int]:
+    """A language's gold ids as the official loop visits them: a ``set`` filled in file order."""
+    return set(example_ids)
+
+
+def group_by_language(
+    predictions: Sequence[Prediction | None], references: Sequence[Reference | None]
+) -> tuple[dict[int, int], dict[str, list[int]], dict[str, dict[int, int]]]:
+    """The official dicts: gold id -> row position (a later duplicate replaces the row but keeps
+    the first one's place), the gold ids of each gold language in that order, and each
+    prediction language's id -> row position (the last duplicate wins)."""
+    gold: dict[int, int] = {}
+    for position, ref in enumerate(references):
+        if ref is not None:
+            gold[ref[0]] = position
+    latest: dict[int, int] = {}
+    for position, pred in enumerate(predictions):
+        if pred is not None:
+            latest[pred[0]] = position
+    pred_by_language: dict[str, dict[int, int]] = {}
+    for example_id, position in latest.items():
+        pred_by_language.setdefault(predictions[position][1], {})[example_id] = position
+    gold_by_language: dict[str, list[int]] = {}
+    for example_id, position in gold.items():
+        gold_by_language.setdefault(references[position][1], []).append(example_id)
+    return gold, gold_by_language, pred_by_language
+
+
+def language_stats(
+    predictions: Sequence[Prediction | None],
+    references: Sequence[Reference | None],
+    passage_non_null_threshold: int = DEFAULT_THRESHOLD,
+    minimal_non_null_threshold: int = DEFAULT_THRESHOLD,
+    details: bool = False,
+) -> Iterator[tuple[str, list[Stat], list[Stat], list]]:
+    """Per scored language, in the official order: ``(language, passage_stats, minimal_stats,
+    records)``. The stats are the ``(gold_has, pred_has, credit, score)`` tuples the official
+    sweep takes, in its visiting order; ``records`` (with ``details``) are ``(row position,
+    detail)`` pairs of the language's gold examples.
+
+    A language is scored when some prediction carries it (English included). A gold example is
+    paired with the prediction of its id *in its language's group*: a prediction under another
+    language leaves it unpredicted.
+    """
+    check_threshold("passage_non_null_threshold", passage_non_null_threshold)
+    check_threshold("minimal_non_null_threshold", minimal_non_null_threshold)
+    gold, gold_by_language, pred_by_language = group_by_language(predictions, references)
+    for language in LANGUAGES:
+        if language not in pred_by_language:
+            continue
+        lang_preds = pred_by_language[language]
+        passage_stats, minimal_stats, records = [], [], []
+        for example_id in visiting_order(gold_by_language.get(language, [])):
+            ref_position = gold[example_id]
+            annotations = references[ref_position][2]
+            position = lang_preds.get(example_id)
+            pred = None if position is None else predictions[position]
+            passage = score_passage_answer(annotations, pred, passage_non_null_threshold)
+            try:
+                minimal = score_minimal_answer(annotations, pred, minimal_non_null_threshold)
+            except ZeroLengthInside as inside:
+                k, start, end = inside.args
+                raise ValueError(
+                    f"predictions[{position}] (example_id {example_id!r}): field "
+                    f"'minimal_answer' [{pred[4]}, {pred[5]}) and annotation {k} "
+                    f"[{start}, {end}) of references[{ref_position}]: a zero-length span "
+                    f"strictly inside the other span, on which the official script fails an "
+                    f"assertion"
+                ) from None
+            passage_stats.append(passage)
+            minimal_stats.append(minimal)
+            if details:
+                record = detail(example_id, language, pred is not None, passage, minimal)
+                records.append((ref_position, record))
+        yield language, passage_stats, minimal_stats, records
+
+
+def best_threshold(stats: list[Stat]) -> tuple[list, list]:
     """The official sweep over (gold_has, pred_has, credit, score) in visiting order.
 
     Returns ``[f1, precision, recall, threshold]`` at the best F1 and, for each precision
@@ -458,11 +303,13 @@ def best_threshold(stats: list[tuple[bool, bool, float, float]]) -> tuple[list, 
     return best, at_targets
 
 
-def _by_score(stat: tuple) -> float:
+def _by_score(stat: Stat) -> Any:
     return stat[3]
 
 
-def _task_values(stats: list) -> list:
+def task_values(stats: list[Stat]) -> list:
+    """One task's 10 values (``language_keys``): the best point, then recall and precision at
+    each target."""
     best, at_targets = best_threshold(stats)
     values = list(best)
     for recall, precision in at_targets:
@@ -470,110 +317,24 @@ def _task_values(stats: list) -> list:
     return values
 
 
-def _mean(values: list[float]) -> float:
-    # CPython 3.11's sum(): left to right from int 0; int 0 when there is nothing to average.
+def language_values(passage_stats: list[Stat], minimal_stats: list[Stat]) -> list:
+    """A language's 20 official values (``PER_LANGUAGE_KEYS``) from its sweep inputs."""
+    return task_values(passage_stats) + task_values(minimal_stats)
+
+
+# ---------------------------------------------------------------------------------------------
+# All languages
+
+
+def safe_average(values: list[float]) -> float:
+    """CPython 3.11's ``sum(values) / len(values)``: left to right from int 0; int 0 when there
+    is nothing to average."""
     if not values:
         return 0
     total = 0
     for v in values:
         total = total + v
     return total / len(values)
-
-
-def language_stats(
-    predictions: Sequence[Prediction | None],
-    references: Sequence[Reference | None],
-    passage_non_null_threshold: int = DEFAULT_THRESHOLD,
-    minimal_non_null_threshold: int = DEFAULT_THRESHOLD,
-    details: bool = False,
-) -> Iterator[tuple[str, list, list, list]]:
-    """Per scored language, in the official order: ``(language, passage_stats, minimal_stats,
-    records)``. The stats are the ``(gold_has, pred_has, credit, score)`` tuples the official
-    sweep takes, in its visiting order; ``records`` (with ``details``) are ``(row position,
-    detail)`` pairs of the language's gold examples."""
-    check_threshold("passage_non_null_threshold", passage_non_null_threshold)
-    check_threshold("minimal_non_null_threshold", minimal_non_null_threshold)
-    # id -> row position; a later duplicate replaces the value but keeps the first position.
-    gold: dict[int, int] = {}
-    for position, ref in enumerate(references):
-        if ref is not None:
-            gold[ref[0]] = position
-    pred_by_language: dict[str, dict[int, int]] = {}
-    latest: dict[int, int] = {}
-    for position, pred in enumerate(predictions):
-        if pred is not None:
-            latest[pred[0]] = position
-    for example_id, position in latest.items():
-        pred_by_language.setdefault(predictions[position][1], {})[example_id] = position
-    gold_by_language: dict[str, list[int]] = {}
-    for example_id, position in gold.items():
-        gold_by_language.setdefault(references[position][1], []).append(example_id)
-
-    for language in LANGUAGES:
-        if language not in pred_by_language:
-            continue
-        lang_preds = pred_by_language[language]
-        passage_stats, minimal_stats, records = [], [], []
-        # The official visiting order: a set of the ids inserted in first-occurrence order.
-        for example_id in set(gold_by_language.get(language, ())):
-            ref_position = gold[example_id]
-            annotations = references[ref_position][2]
-            passage_votes = minimal_votes = 0
-            for index, start, _, yes_no in annotations:
-                passage_votes += index >= 0
-                minimal_votes += start >= 0 or yes_no != "none"
-            passage_gold = passage_votes >= passage_non_null_threshold
-            minimal_gold = minimal_votes >= minimal_non_null_threshold
-            position = lang_preds.get(example_id)
-            if position is None:
-                passage_stats.append((passage_gold, not passage_gold, 0, 0))
-                minimal_stats.append((minimal_gold, not minimal_gold, 0, 0))
-                if details:
-                    records.append(
-                        (ref_position, _detail(example_id, language, passage_gold, minimal_gold))
-                    )
-                continue
-            pred = predictions[position]
-            passage_has = pred[2] >= 0
-            correct = (
-                passage_gold
-                and passage_has
-                and any(a[0] >= 0 and a[0] == pred[2] for a in annotations)
-            )
-            passage_stats.append((passage_gold, passage_has, correct, pred[3]))
-            minimal_has = pred[4] >= 0 or pred[7] != "none"
-            credit = 0.0
-            if minimal_gold and minimal_has:
-                try:
-                    credit = _minimal_credit(pred, annotations)
-                except _Crash as crash:
-                    k, start, end = crash.args
-                    raise ValueError(
-                        f"predictions[{position}] (example_id {example_id!r}): field "
-                        f"'minimal_answer' [{pred[4]}, {pred[5]}) and annotation {k} "
-                        f"[{start}, {end}) of references[{ref_position}]: a zero-length span "
-                        f"strictly inside the other span, on which the official script "
-                        f"fails an assertion"
-                    ) from None
-            minimal_stats.append((minimal_gold, minimal_has, credit, pred[6]))
-            if details:
-                record = _detail(example_id, language, passage_gold, minimal_gold)
-                record.update(
-                    predicted=True,
-                    passage_predicted=passage_has,
-                    passage_correct=bool(correct),
-                    passage_score=pred[3],
-                    minimal_predicted=minimal_has,
-                    minimal_f1=credit,
-                    minimal_score=pred[6],
-                )
-                records.append((ref_position, record))
-        yield language, passage_stats, minimal_stats, records
-
-
-def language_values(passage_stats: list, minimal_stats: list) -> list:
-    """A language's 20 official values (``PER_LANGUAGE_KEYS``) from its sweep inputs."""
-    return _task_values(passage_stats) + _task_values(minimal_stats)
 
 
 def macro_averages(values_by_language: Mapping[str, list]) -> dict[str, Any]:
@@ -586,7 +347,7 @@ def macro_averages(values_by_language: Mapping[str, list]) -> dict[str, Any]:
                 macro, (values[0], values[2], values[1], values[10], values[12], values[11])
             ):
                 slot.append(value)
-    return {key: _mean(values) for key, values in zip(AVG_KEYS, macro)}
+    return {key: safe_average(values) for key, values in zip(AVG_KEYS, macro)}
 
 
 def score(
@@ -596,7 +357,7 @@ def score(
     minimal_non_null_threshold: int = DEFAULT_THRESHOLD,
     details: bool = False,
 ) -> dict[str, Any]:
-    """The official macro and per-language numbers from normalized rows (see ``normalize_*``).
+    """The official macro and per-language numbers from compact rows (``rows.normalize_*``).
 
     With ``details``, ``result["details"]`` also lists, in gold order, each gold example of a
     scored language: its gold and prediction per task, the credit and the score.
@@ -614,29 +375,8 @@ def score(
     result: dict[str, Any] = macro_averages(values_by_language)
     result["per_language"] = per_language
     if details:
-        result["details"] = [record for _, record in sorted(records, key=_by_position)]
+        result["details"] = in_gold_order(records)
     return result
-
-
-def _by_position(item: tuple) -> int:
-    return item[0]
-
-
-def _detail(example_id: int, language: str, passage_gold: bool, minimal_gold: bool) -> dict:
-    """A gold example's details, as for a missing prediction (updated when there is one)."""
-    return {
-        "example_id": example_id,
-        "language": language,
-        "predicted": False,
-        "passage_gold": passage_gold,
-        "passage_predicted": False,
-        "passage_correct": False,
-        "passage_score": None,
-        "minimal_gold": minimal_gold,
-        "minimal_predicted": False,
-        "minimal_f1": 0.0,
-        "minimal_score": None,
-    }
 
 
 def tydiqa_score(

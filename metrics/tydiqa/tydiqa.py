@@ -3,12 +3,12 @@
 import datasets
 import evaluate
 
-# evaluate's loader copies only the modules a script imports itself: the scoring core's helpers
-# (numbers) are named here too.
+# evaluate's loader copies only the modules a script imports itself: every module the scoring
+# core uses is named here too (the row checks, the details, the numbers).
 from .checked_metric import CheckedRows
+from .details import detail
 from .plain_values import as_int
-from .scoring import (
-    DEFAULT_THRESHOLD,
+from .rows import (
     check_lengths,
     check_rows,
     check_threshold,
@@ -16,8 +16,8 @@ from .scoring import (
     normalize_references,
     prediction_record,
     reference_record,
-    tydiqa_score,
 )
+from .scoring import DEFAULT_THRESHOLD, tydiqa_score
 
 _CITATION = """\
 @article{clark-etal-2020-tydi,
@@ -51,7 +51,7 @@ Args:
         `passage_answer_index` (int, default -1): the chosen passage candidate, -1 for none;
         `passage_answer_score` (float): confidence of the passage answer;
         `minimal_answer` (dict): `start_byte_offset` and `end_byte_offset` (UTF-8 byte offsets into
-            the document's plaintext, end exclusive), both -1 for no span;
+            the document's plaintext, end exclusive), both negative (-1) for no span;
         `minimal_answer_score` (float): confidence of the minimal answer;
         `yes_no_answer` (str, default "NONE"): "YES", "NO" or "NONE" (any case).
         A row whose `example_id` is None is a placeholder: "no prediction in this row".

@@ -1,13 +1,16 @@
 """tydiqa against the real TyDi QA scorer (``tydi_eval.py`` + ``eval_utils.py``) on random files.
 
 Each case writes a gold JSONL (gzip or plain) and a prediction JSONL with edge cases: tied and
-equal scores, thresholds, null and zero-length spans, yes/no answers, missing and unexpected
+equal scores, thresholds, null spans with both offsets negative in either order ([-1, -7) is
+null), zero-length spans, spans the official ``Span`` refuses (half null, or non-null and
+backwards: taskeval must refuse them too), yes/no answers, missing and unexpected
 predictions, numeric-string and true/false scores, annotation ids beyond 64 bits, document text
 full of quotes, brackets, backslashes and key names, nested objects holding ``example_id``,
 ``language`` or ``annotations`` (before or after the top-level ones), repeated and escaped keys,
 other key orders, and ``\\r``/``\\r\\n`` line breaks in the plain files. The official side runs
 ``tydi_eval.main`` with its flags and reads the JSON it prints; taskeval goes through
-``compute(**read_official(...))`` and, every ``--cli-every``-th case, ``taskeval score tydiqa``.
+``compute(**read_official(...))``, ``taskeval.score_files``, ``add_batch`` in two batches (one
+case in ten) and, every ``--cli-every``-th case, ``taskeval score tydiqa``.
 Needs ``absl-py``.
 
     python scripts/differential/tydiqa.py --official DIR --cases 10000
@@ -31,6 +34,7 @@ from common import (
     Outcome,
     compare_values,
     dumps,
+    metric,
     run,
     taskeval_cli,
     taskeval_compute,
@@ -92,9 +96,23 @@ def _text(rng: random.Random, surrogate: bool = False) -> str:
     return text + "\udc80\ud800" if surrogate and rng.random() < 0.3 else text
 
 
+def _null_span(rng: random.Random) -> tuple[int, int]:
+    """A null span: both offsets negative, in either order (the official ``Span`` checks the
+    order of non-null spans only)."""
+    if rng.random() < 0.6:
+        return -1, -1
+    return rng.choice([(-1, -7), (-7, -1), (-3, -3), (-2, -1), (-1, -2), (-(2**63), -1),
+                       (-1, -(2**63)), (-5, -(2**40))])  # fmt: skip
+
+
+def _bad_span(rng: random.Random) -> tuple[int, int]:
+    """A span the official ``Span`` refuses (ValueError): half null, or non-null backwards."""
+    return rng.choice([(-1, 5), (5, -1), (0, -1), (-1, 0), (-7, 3), (8, 2), (1, 0)])
+
+
 def _annotation(rng: random.Random, candidates: int) -> dict:
     index = rng.choice([-1, -1, *range(candidates)])
-    start = end = -1
+    start, end = _null_span(rng)
     yes_no = "NONE"
     if index >= 0 and rng.random() < 0.6:
         start = rng.randint(0, 20)
@@ -109,10 +127,19 @@ def _annotation(rng: random.Random, candidates: int) -> dict:
     }
 
 
-def _gold_line(rng: random.Random, example_id: int, language: str) -> tuple[str, list]:
-    """A gold line's text, with the odd key order, nesting and repetition; and its annotations."""
+def _gold_line(
+    rng: random.Random, example_id: int, language: str, bad: bool = False
+) -> tuple[str, dict]:
+    """A gold line's text, with the odd key order, nesting and repetition; and its record.
+    ``bad``: one annotation's span is one the official ``Span`` refuses."""
     candidates = rng.randint(1, 4)
     annotations = [_annotation(rng, candidates) for _ in range(rng.choice([1, 3, 3, 3, 5]))]
+    if bad:
+        start, end = _bad_span(rng)
+        rng.choice(annotations)["minimal_answer"] = {
+            "plaintext_end_byte": end,
+            "plaintext_start_byte": start,
+        }
     members = [
         ("annotations", annotations),
         ("document_plaintext", _text(rng)),
@@ -161,7 +188,7 @@ def _gold_line(rng: random.Random, example_id: int, language: str) -> tuple[str,
 
 def _prediction(rng: random.Random, example_id: int, language: str) -> dict:
     index = rng.choice([-1, 0, 1, 2, 3])
-    span = (-1, -1)
+    span = _null_span(rng)
     if index >= 0 and rng.random() < 0.6:
         start = rng.randint(0, 20)
         span = (start, start + rng.choice([0, 1, 2, 5, 8]))
@@ -191,6 +218,38 @@ def _score(rng: random.Random) -> Any:
     return rng.choice([0, 1, 2, 0.5, 1.5, -1.0, 10**20, 0.1 + 0.2, rng.uniform(-3, 3)])
 
 
+def _add_batch(gold: Path, predictions: Path, options: dict) -> dict:
+    """The rows of ``read_official`` added in two batches, then ``compute()``."""
+    import taskeval
+
+    rows = taskeval.read_official("tydiqa", references=gold, predictions=predictions)
+    scorer = metric("tydiqa")
+    half = len(rows["predictions"]) // 2
+    for part in (slice(0, half), slice(half, None)):
+        scorer.add_batch(predictions=rows["predictions"][part], references=rows["references"][part])
+    return scorer.compute(**options)
+
+
+# The official Span's refusals; taskeval refuses the same spans with its own message.
+SPAN_ERRORS = {
+    "Inconsistent Null Spans (Byte).": "one null (negative) offset and one non-null",
+    "Invalid byte spans (start_byte >= end_byte).": "starts after it ends",
+}
+
+
+def _check_refused(gold: Path, predictions: Path, options: dict, error: str, outcome: Outcome):
+    """A span the official ``Span`` refuses is refused by every taskeval file path too."""
+    for where, score in (("compute", taskeval_compute), ("files", taskeval_files)):
+        outcome.values += 1
+        try:
+            score("tydiqa", gold, predictions, **options)
+        except ValueError as e:
+            if SPAN_ERRORS[error] not in str(e):
+                outcome.differences.append(f"{where}: official {error!r}, taskeval {e}")
+        else:
+            outcome.differences.append(f"{where}: official {error!r}, taskeval scored it")
+
+
 def check(rng: random.Random, official: Path, with_cli: bool) -> Outcome:
     outcome = Outcome()
     n = rng.randint(1, 8)
@@ -199,9 +258,12 @@ def check(rng: random.Random, official: Path, with_cli: bool) -> Outcome:
     else:
         ids = rng.sample(range(50), n)
     languages = [rng.choice(LANGUAGES) for _ in ids]
+    # Now and then one span the official Span refuses, in the gold or in the predictions.
+    bad = rng.choice(["gold", "predictions"]) if rng.random() < 0.06 else None
+    bad_line = rng.randrange(len(ids))
     gold_lines, gold = [], {}
-    for example_id, language in zip(ids, languages):
-        text, record = _gold_line(rng, example_id, language)
+    for k, (example_id, language) in enumerate(zip(ids, languages)):
+        text, record = _gold_line(rng, example_id, language, bad == "gold" and k == bad_line)
         gold_lines.append(text)
         gold[example_id] = record
     predictions = [
@@ -212,6 +274,12 @@ def check(rng: random.Random, official: Path, with_cli: bool) -> Outcome:
     if rng.random() < 0.2:
         predictions.append(_prediction(rng, 10**6, rng.choice(LANGUAGES)))  # not in the gold
     rng.shuffle(predictions)
+    if bad == "predictions" and predictions:
+        start, end = _bad_span(rng)
+        rng.choice(predictions)["minimal_answer"] = {
+            "start_byte_offset": start,
+            "end_byte_offset": end,
+        }
     passage, minimal = rng.choice([(2, 2), (2, 2), (1, 1), (3, 2), (1, 3)])
     gzipped = rng.random() < 0.5
     with tempfile.TemporaryDirectory() as folder:
@@ -223,17 +291,22 @@ def check(rng: random.Random, official: Path, with_cli: bool) -> Outcome:
         gold_path.write_bytes(gzip.compress(data) if gzipped else data)
         preds_text = "".join(dumps(rng, p) + rng.choice(["\n", "\r\n", "\r"]) for p in predictions)
         preds_path.write_text(preds_text, encoding="utf-8", newline="")
+        options = {"passage_non_null_threshold": passage, "minimal_non_null_threshold": minimal}
         try:
             expected = _official(official, gold_path, preds_path, passage, minimal)
-        except Exception:  # the official scorer refuses this case: nothing to compare
+        except Exception as e:  # the official scorer refuses this case: nothing to compare
             outcome.skipped = True
+            if isinstance(e, ValueError) and str(e) in SPAN_ERRORS:
+                _check_refused(gold_path, preds_path, options, str(e), outcome)
             return outcome
-        options = {"passage_non_null_threshold": passage, "minimal_non_null_threshold": minimal}
         try:
             got = _flat(taskeval_compute("tydiqa", gold_path, preds_path, **options))
             compare_values(expected, got, "compute", outcome)
             got = _flat(taskeval_files("tydiqa", gold_path, preds_path, **options))
             compare_values(expected, got, "files", outcome)
+            if rng.random() < 0.1:
+                compare_values(expected, _flat(_add_batch(gold_path, preds_path, options)),
+                               "add_batch", outcome)  # fmt: skip
             if with_cli:
                 flags = ["--passage-non-null-threshold", str(passage)]
                 flags += ["--minimal-non-null-threshold", str(minimal)]

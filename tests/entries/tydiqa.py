@@ -63,20 +63,24 @@ def parity_cases(folder: Path):
         )
 
 
+def _null_span(rng: random.Random) -> tuple[int, int]:
+    # Officially null whenever both offsets are negative, in either order.
+    return rng.choice([(-1, -1), (-1, -1), (-1, -7), (-7, -1), (-2, -2)])
+
+
 def _annotation(rng: random.Random) -> dict:
     index = rng.choice([-1, -1, 0, 1, 2, 3])
+    start, end = _null_span(rng)
     if index >= 0 and rng.random() < 0.15:
         return {
             "candidate_index": index,
-            "start_byte": -1,
-            "end_byte": -1,
+            "start_byte": start,
+            "end_byte": end,
             "yes_no_answer": rng.choice(["YES", "NO"]),
         }
     if index >= 0 and rng.random() < 0.7:
         start = rng.randint(0, 40)
         end = start + rng.randint(1, 12)
-    else:
-        start = end = -1
     return {"candidate_index": index, "start_byte": start, "end_byte": end, "yes_no_answer": "NONE"}
 
 
@@ -87,11 +91,11 @@ def _prediction(rng: random.Random, example_id: int, language: str) -> dict:
     coarse = rng.random() < 0.4  # ties
     row["passage_answer_score"] = rng.choice([-1, 0, 0.5, 1]) if coarse else rng.uniform(-2, 2)
     kind = rng.random()
-    if kind < 0.15:
-        row["yes_no_answer"] = rng.choice(["YES", "no", "Yes"])
-        row["minimal_answer"] = {"start_byte_offset": -1, "end_byte_offset": -1}
-    elif kind < 0.45:
-        row["minimal_answer"] = {"start_byte_offset": -1, "end_byte_offset": -1}
+    if kind < 0.45:
+        start, end = _null_span(rng)
+        row["minimal_answer"] = {"start_byte_offset": start, "end_byte_offset": end}
+        if kind < 0.15:
+            row["yes_no_answer"] = rng.choice(["YES", "no", "Yes"])
     else:
         start = rng.randint(0, 40)
         row["minimal_answer"] = {
