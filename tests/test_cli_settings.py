@@ -229,3 +229,31 @@ def test_export_into_an_existing_empty_folder(tmp_path):
     with pytest.raises(ValueError, match="is not empty"):
         export("fever_score", target)
     assert export("fever_score", target, overwrite=True)
+
+
+# --- which file a row error names -------------------------------------------------------------
+
+
+def test_a_gold_error_in_a_prediction_line_names_that_line(tmp_path):
+    """A FEVER prediction line that carries its own gold is its own reference: an error in that
+    gold names the predictions file, and an error in the gold file names the gold file."""
+    predictions = [json.loads(line) for line in (FEVER / "predictions.jsonl").open()][:4]
+    gold = [json.loads(line) for line in (FEVER / "actual.jsonl").open()][:4]
+    bad_evidence = [[[1, 2, "Page", {"x": 1}]]]
+    predictions[1] = {**predictions[1], "label": "SUPPORTS", "evidence": bad_evidence}
+    own = tmp_path / "own.jsonl"
+    own.write_text("".join(json.dumps(r) + "\n" for r in predictions), encoding="utf-8")
+    gold_path = tmp_path / "gold.jsonl"
+    gold_path.write_text("".join(json.dumps(r) + "\n" for r in gold), encoding="utf-8")
+    argv = ["score", "fever_score", "--references", str(gold_path), "--predictions", str(own)]
+    one_line_error(argv, 1, f"{own}, line 2 (id {predictions[1]['id']})", "'evidence'")
+    # The same bad gold in the gold file's line 3, whose prediction carries none.
+    gold[2] = {**gold[2], "label": "SUPPORTS", "evidence": bad_evidence}
+    gold_path.write_text("".join(json.dumps(r) + "\n" for r in gold), encoding="utf-8")
+    plain = tmp_path / "plain.jsonl"
+    plain.write_text(
+        "".join(json.dumps(r) + "\n" for r in [predictions[0], *predictions[2:], predictions[0]]),
+        encoding="utf-8",
+    )
+    argv = ["score", "fever_score", "--references", str(gold_path), "--predictions", str(plain)]
+    one_line_error(argv, 1, f"{gold_path}, line 3", "'evidence'")
