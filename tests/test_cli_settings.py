@@ -257,3 +257,17 @@ def test_a_gold_error_in_a_prediction_line_names_that_line(tmp_path):
     )
     argv = ["score", "fever_score", "--references", str(gold_path), "--predictions", str(plain)]
     one_line_error(argv, 1, f"{gold_path}, line 3", "'evidence'")
+
+
+def test_an_empty_tydiqa_predictions_file_is_scored_with_a_warning(tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    gold = REPO / "spaces" / "tydiqa" / "examples" / "gold.jsonl.gz"
+    argv = ["score", "tydiqa", "--references", str(gold), "--predictions", str(empty)]
+    code, out, err = run_cli(argv)
+    assert code == 0
+    assert json.loads(out)["avg_passage_f1"] == 0  # the official script's number
+    assert err == (
+        f"taskeval score tydiqa: warning: {empty}: no prediction at all; every one of the 300 "
+        "gold examples scores as unanswered (all zeros)\n"
+    )

@@ -125,6 +125,16 @@ def _read(references: str | PathLike, predictions: str | PathLike) -> tuple[list
     if failure:
         raise failure[0]
     preds.extend(pending)
+    if not preds and refs:
+        import warnings
+
+        # The official script scores it (every example unanswered, all zeros): legal, but
+        # almost always the wrong file or an empty run.
+        warnings.warn(
+            f"{predictions}: no prediction at all; every one of the {len(refs):,} gold examples "
+            "scores as unanswered (all zeros)",
+            stacklevel=4,
+        )
     n = max(len(preds), len(refs))
     return preds + [None] * (n - len(preds)), refs + [None] * (n - len(refs))
 
