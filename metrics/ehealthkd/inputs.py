@@ -27,15 +27,9 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from .scoring import (
-    SCENARIOS,
-    Keyphrase,
-    Relation,
-    Sentence,
-    score,
-    span_problem,
-    split_words,
-)
+from .records import SCENARIOS, Keyphrase, Relation, Sentence, split_words
+from .rows import span_problem
+from .scoring import score
 
 # compute() options with the parser of their CLI value: none (the scenario is the config name).
 OPTIONS: dict[str, Any] = {}
