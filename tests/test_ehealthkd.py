@@ -1408,7 +1408,8 @@ def test_reader_warnings_name_the_code_that_asked_for_the_files(tmp_path, monkey
         encoding="utf-8",
     )
     monkeypatch.syspath_prepend(str(tmp_path / "folder"))
-    for name in ("a_caller", "ehk", "ehk.inputs", "ehk.scoring", "ehk.plain_values"):
+    modules = ("inputs", "scoring", "records", "rows", "shortcuts", "details", "plain_values")
+    for name in ("a_caller", "ehk", *(f"ehk.{m}" for m in modules)):
         monkeypatch.delitem(sys.modules, name, raising=False)
     calls = {
         "folder": lambda: importlib.import_module("a_caller").read(
