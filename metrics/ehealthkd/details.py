@@ -185,10 +185,11 @@ def _why_spurious_relation(
     return "no gold relation between the phrases its endpoints matched"
 
 
-def _predicted_relation_details(m: PairMatch) -> list[dict[str, Any]]:
+def _predicted_relation_details(
+    m: PairMatch, gold_first: Mapping[int, int], mapping: Mapping[int, int]
+) -> list[dict[str, Any]]:
     """One record per submitted relation line (file order)."""
-    sub_first, gold_first = first_by_id(m.submitted.keyphrases), first_by_id(m.gold.keyphrases)
-    mapping, cls = m.a.mapping(), same_as_classes(m.gold)
+    sub_first, cls = first_by_id(m.submitted.keyphrases), same_as_classes(m.gold)
     via_partial = {i for i, kind in enumerate(m.a.outcome) if kind == "partial"}
     position = {rel: p for p, rel in enumerate(m.b.predicted)}
     records, seen = [], set()
@@ -226,11 +227,12 @@ def _why_missing_relation(rel: Relation, gold_first: Mapping[int, int], mapped: 
     return "no predicted relation matched it"
 
 
-def _gold_relation_details(m: PairMatch) -> list[dict[str, Any]]:
+def _gold_relation_details(
+    m: PairMatch, gold_first: Mapping[int, int], mapping: Mapping[int, int]
+) -> list[dict[str, Any]]:
     """One record per unmatched or repeated gold relation line (file order)."""
-    gold_first = first_by_id(m.gold.keyphrases)
     matched = {m.b.gold[k] for k in m.b.gold_of if k is not None}
-    mapped = set(m.a.mapping().values())
+    mapped = set(mapping.values())
     records, seen = [], set()
     for rel in m.gold.relations:
         fields = _relation_fields("gold", m.gold, gold_first, rel)
@@ -247,7 +249,10 @@ def _gold_relation_details(m: PairMatch) -> list[dict[str, Any]]:
 
 def relation_details(m: PairMatch) -> list[dict[str, Any]]:
     """One record per submitted relation line (file order), then per unmatched gold line."""
-    return _predicted_relation_details(m) + _gold_relation_details(m)
+    gold_first, mapping = first_by_id(m.gold.keyphrases), m.a.mapping()
+    return _predicted_relation_details(m, gold_first, mapping) + _gold_relation_details(
+        m, gold_first, mapping
+    )
 
 
 def item_details(matches: Sequence[PairMatch], scenario: str = "scenario1") -> list[dict[str, Any]]:

@@ -42,6 +42,8 @@ def split_words(text: str, start: int, end: int) -> Pairs:
     Consecutive spaces give empty pairs, as in the official tool; the caller guarantees
     ``0 <= start <= end <= len(text)``.
     """
+    if text.find(" ", start, end) < 0:  # nothing to cut: one word
+        return ((start, end),)
     pairs = []
     for word in text[start:end].split(" "):
         pairs.append((start, start + len(word)))

@@ -142,13 +142,17 @@ def normalize_row(side: str, index: int, row: Any) -> Sentence:
     if not isinstance(text, str):
         raise ValueError(f"{where}: field 'text' must be a string, got {text!r}")
     keyphrases = tuple(
-        _keyphrase(f"{where}, keyphrases[{k}]", phrase, text)
-        for k, phrase in enumerate(_list_field(where, row, "keyphrases"))
+        [
+            _keyphrase(f"{where}, keyphrases[{k}]", phrase, text)
+            for k, phrase in enumerate(_list_field(where, row, "keyphrases"))
+        ]
     )
     ids = {phrase.id for phrase in keyphrases}
     relations = tuple(
-        _relation(f"{where}, relations[{r}]", link, ids)
-        for r, link in enumerate(_list_field(where, row, "relations"))
+        [
+            _relation(f"{where}, relations[{r}]", link, ids)
+            for r, link in enumerate(_list_field(where, row, "relations"))
+        ]
     )
     return Sentence(text, keyphrases, relations)
 
