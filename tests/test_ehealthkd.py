@@ -1408,7 +1408,8 @@ def test_reader_warnings_name_the_code_that_asked_for_the_files(tmp_path, monkey
         encoding="utf-8",
     )
     monkeypatch.syspath_prepend(str(tmp_path / "folder"))
-    for name in ("a_caller", "ehk", "ehk.inputs", "ehk.scoring", "ehk.plain_values"):
+    modules = ("inputs", "scoring", "records", "rows", "shortcuts", "details", "plain_values")
+    for name in ("a_caller", "ehk", *(f"ehk.{m}" for m in modules)):
         monkeypatch.delitem(sys.modules, name, raising=False)
     calls = {
         "folder": lambda: importlib.import_module("a_caller").read(
@@ -1563,3 +1564,22 @@ def test_a_gold_scenario_folder_is_refused_with_what_is_wrong(
     sub = _scenario_side(tmp_path / "sub", ["El tipo"])
     with pytest.raises(ValueError, match=message):
         read_scenario(gold, sub)
+
+
+def test_ids_and_offsets_beyond_int64_are_scored_in_files_and_refused_in_rows(tmp_path):
+    # The official tool reads them as Python ints; so does the file reader. Rows are int64.
+    big = 2**63
+    sub_a = GOLD_A.replace("1\t3 7", f"{big}\t3 7") + f"5\t3 7;9 {big}\tConcept\tx\n"
+    _case(tmp_path, sub_a=sub_a, sub_b=GOLD_B, scenarios=SCENARIOS[:1])
+    scored = taskeval.score_files(
+        "ehealthkd", references=tmp_path / "gold", predictions=tmp_path / "sub"
+    )
+    # Official evaltest on these files: the phrase with the big id is correct, the other spurious.
+    assert scored["scenario1"] == {
+        "correct_A": 4, "incorrect_A": 0, "partial_A": 0, "missing_A": 0, "spurious_A": 1,
+        "correct_B": 2, "missing_B": 0, "spurious_B": 0,
+        "precision": 0.8571428571428571, "recall": 1.0, "f1": 0.923076923076923,
+    }  # fmt: skip
+    inputs = read_official(tmp_path / "gold" / SCENARIOS[0], tmp_path / "sub" / SCENARIOS[0])
+    with pytest.raises(ValueError, match=r"predictions\[0\], keyphrases\[0\], field 'id'.*64-bit"):
+        taskeval.load("ehealthkd").compute(**inputs)

@@ -27,15 +27,9 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from .scoring import (
-    SCENARIOS,
-    Keyphrase,
-    Relation,
-    Sentence,
-    score,
-    span_problem,
-    split_words,
-)
+from .records import SCENARIOS, Keyphrase, Relation, Sentence, split_words
+from .rows import span_problem
+from .scoring import score
 
 # compute() options with the parser of their CLI value: none (the scenario is the config name).
 OPTIONS: dict[str, Any] = {}
@@ -510,16 +504,21 @@ def submissions(folder: str | PathLike) -> list[tuple[str, Path]] | None:
     return runs
 
 
-def scenario_pairs(
-    references: str | PathLike, predictions: str | PathLike, scenario: str | None = None
-) -> list[tuple[str, Path, Path]]:
-    """``(scenario, gold folder, submission folder)`` for each scenario to score.
+def _unnamed(folder: str | PathLike) -> ValueError:
+    return ValueError(
+        f"{folder}: neither its name nor its files tell which scenario it holds "
+        f"(1, 2 or 3): name it (--scenario N on the command line)"
+    )
 
-    Either side is a scenario folder or a folder of scenario folders. Scored: the scenarios of
-    the submission (``scenario`` picks one, or names the scenario of a folder whose names do
-    not tell it); each must have its gold. Gold scenarios the submission lacks are skipped
-    with a warning.
-    """
+
+def _no_folder(top: str | PathLike, scenario: str) -> ValueError:
+    return ValueError(f"{top}: no {SCENARIO_FOLDERS[scenario]} folder")
+
+
+def _layouts(
+    references: str | PathLike, predictions: str | PathLike, scenario: str | None
+) -> tuple[dict[str | None, Path], dict[str | None, Path]]:
+    """The scenario folders of both sides, checked."""
     if scenario is not None and scenario not in SCENARIOS:
         raise ValueError(f"scenario must be one of {', '.join(SCENARIOS)}, got {scenario!r}")
     for path in (references, predictions):
@@ -530,40 +529,63 @@ def scenario_pairs(
         raise ValueError(f"{references}: expected {_LAYOUTS}")
     if subm is None:
         raise ValueError(f"{predictions}: expected {_LAYOUTS}")
+    return gold, subm
+
+
+def _submitted_scenario_folder(
+    references: str | PathLike,
+    predictions: str | PathLike,
+    scenario: str | None,
+    gold: dict[str | None, Path],
+    subm: dict[str | None, Path],
+) -> tuple[str, Path, Path]:
+    """A submission that is one scenario folder, against its gold."""
     gold_direct = Path(references) in gold.values()  # the folder itself, not a sub-folder
-    if Path(predictions) in subm.values():
-        ((named, folder),) = subm.items()
-        gold_named = next(iter(gold)) if gold_direct else None
-        if scenario is None and named and gold_named and named != gold_named:
-            raise ValueError(f"{references} holds {gold_named} but {predictions} holds {named}")
-        chosen = scenario or named or gold_named
-        if chosen is None:
-            raise ValueError(
-                f"{predictions}: neither its name nor its files tell which scenario it holds "
-                f"(1, 2 or 3): name it (--scenario N on the command line)"
-            )
-        gold_folder = Path(references) if gold_direct else gold.get(chosen)
-        if gold_folder is None:
-            raise ValueError(f"{references}: no {SCENARIO_FOLDERS[chosen]} folder")
-        return [(chosen, gold_folder, folder)]
-    if gold_direct:
-        ((named, folder),) = gold.items()
-        chosen = scenario or named
-        if chosen is None:
-            raise ValueError(
-                f"{references}: neither its name nor its files tell which scenario it holds "
-                f"(1, 2 or 3): name it (--scenario N on the command line)"
-            )
-        if chosen not in subm:
-            raise ValueError(f"{predictions}: no {SCENARIO_FOLDERS[chosen]} folder")
-        return [(chosen, folder, subm[chosen])]
+    ((named, folder),) = subm.items()
+    gold_named = next(iter(gold)) if gold_direct else None
+    if scenario is None and named and gold_named and named != gold_named:
+        raise ValueError(f"{references} holds {gold_named} but {predictions} holds {named}")
+    chosen = scenario or named or gold_named
+    if chosen is None:
+        raise _unnamed(predictions)
+    gold_folder = Path(references) if gold_direct else gold.get(chosen)
+    if gold_folder is None:
+        raise _no_folder(references, chosen)
+    return chosen, gold_folder, folder
+
+
+def _gold_scenario_folder(
+    predictions: str | PathLike,
+    references: str | PathLike,
+    scenario: str | None,
+    gold: dict[str | None, Path],
+    subm: dict[str | None, Path],
+) -> tuple[str, Path, Path]:
+    """A gold scenario folder against a tree of submitted scenario folders."""
+    ((named, folder),) = gold.items()
+    chosen = scenario or named
+    if chosen is None:
+        raise _unnamed(references)
+    if chosen not in subm:
+        raise _no_folder(predictions, chosen)
+    return chosen, folder, subm[chosen]
+
+
+def _tree_pairs(
+    references: str | PathLike,
+    predictions: str | PathLike,
+    scenario: str | None,
+    gold: dict[str | None, Path],
+    subm: dict[str | None, Path],
+) -> list[tuple[str, Path, Path]]:
+    """Two trees of scenario folders: the submitted scenarios (or the one asked for)."""
     wanted = [scenario] if scenario is not None else [s for s in SCENARIOS if s in subm]
     pairs = []
     for name in wanted:
         if name not in subm:
-            raise ValueError(f"{predictions}: no {SCENARIO_FOLDERS[name]} folder")
+            raise _no_folder(predictions, name)
         if name not in gold:
-            raise ValueError(f"{references}: no {SCENARIO_FOLDERS[name]} folder")
+            raise _no_folder(references, name)
         pairs.append((name, gold[name], subm[name]))
     missing = [SCENARIO_FOLDERS[s] for s in SCENARIOS if s in gold and s not in subm]
     if scenario is None and missing:
@@ -573,6 +595,24 @@ def scenario_pairs(
             stacklevel=_caller_level(),
         )
     return pairs
+
+
+def scenario_pairs(
+    references: str | PathLike, predictions: str | PathLike, scenario: str | None = None
+) -> list[tuple[str, Path, Path]]:
+    """``(scenario, gold folder, submission folder)`` for each scenario to score.
+
+    Either side is a scenario folder or a folder of scenario folders. Scored: the scenarios of
+    the submission (``scenario`` picks one, or names the scenario of a folder whose names do
+    not tell it); each must have its gold. Gold scenarios the submission lacks are skipped
+    with a warning.
+    """
+    gold, subm = _layouts(references, predictions, scenario)
+    if Path(predictions) in subm.values():
+        return [_submitted_scenario_folder(references, predictions, scenario, gold, subm)]
+    if Path(references) in gold.values():
+        return [_gold_scenario_folder(predictions, references, scenario, gold, subm)]
+    return _tree_pairs(references, predictions, scenario, gold, subm)
 
 
 def score_files(

@@ -1,22 +1,20 @@
-"""Scoring core of ``ehealthkd``: the eHealth-KD 2019 evaluation (``scripts/evaltest.py``).
+"""Scoring core of ``ehealthkd``: the eHealth-KD 2019 evaluation (``scripts/evaltest.py`` with
+``scripts/score.py``), one official rule per function, in the order the official code applies
+them:
 
-Two steps, usable on their own:
+1. the evaluated sentence pairs: paired by position, skipped when the gold has no annotation or
+   the texts differ (``match_pairs``);
+2. Subtask A, three first-match, one-to-one passes in submission × gold order: ``correct_match``,
+   ``incorrect_match``, ``partial_match`` (``match_keyphrases``);
+3. Subtask B, both sides without duplicates, endpoints mapped through correct or partial
+   key-phrase matches only, gold ``same-as`` classes (``find_relation``, ``match_relations``);
+4. the eight counts (``pair_counts``, ``totals``), the scenario's share of them
+   (``scenario_counts``) and precision, recall and F1 from those (``precision_recall_f1``).
 
-* ``normalize_rows`` checks sentence rows (``text``, ``keyphrases``, ``relations``) and turns them
-  into compact ``Sentence`` tuples, raising a ``ValueError`` that names the row, the key phrase or
-  relation and the field on anything the official tool would crash on or silently misread;
-* ``score`` matches normalized sentences and returns the eight counts and precision, recall and
-  F1 of one scenario.
-
-``ehealthkd(predictions, references, scenario)`` does both.
-
-Exactness notes (see the metric card): sentence pairs whose texts differ or whose gold has no
-annotation are skipped; key phrases go through three first-match, one-to-one passes in file order
-(identical spans and label, identical spans, first overlapping gold whatever its label); relation
-endpoints are mapped only through correct or partial key-phrase matches; gold ``same-as``
-classes are built over key phrases, a relation end being the first phrase with its id; a zero
-denominator gives the *int* 0, exactly as the official JSON shows it; F1 is computed from the
-float P and R.
+``score`` runs them on ``Sentence`` tuples; ``ehealthkd`` checks sentence rows first
+(``rows.py``). Shortcuts that give the same records faster on common pairs are in
+``shortcuts.py``; the per-item explanations (``details=True``) in ``details.py``, from the same
+records and the same rule functions.
 """
 
 from __future__ import annotations
@@ -25,9 +23,58 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from .plain_values import INT64, as_int, as_list, int_problem
+from . import shortcuts
+from .records import (
+    SCENARIOS,
+    Keyphrase,
+    KeyphraseMatch,
+    PairMatch,
+    Pairs,
+    Relation,
+    RelationMatch,
+    Sentence,
+    split_words,
+    unique_relations,
+)
+from .rows import (
+    check_lengths,
+    check_rows,
+    check_scenario,
+    normalize_row,
+    normalize_rows,
+    span_problem,
+)
 
-SCENARIOS = ("scenario1", "scenario2", "scenario3")
+# Names of the records and row checks, importable from here as before.
+__all__ = [
+    "COUNT_KEYS",
+    "OUTPUT_KEYS",
+    "SAME_AS",
+    "SCENARIOS",
+    "Keyphrase",
+    "KeyphraseMatch",
+    "PairMatch",
+    "Pairs",
+    "Relation",
+    "RelationMatch",
+    "Sentence",
+    "check_lengths",
+    "check_rows",
+    "check_scenario",
+    "count",
+    "ehealthkd",
+    "match_keyphrases",
+    "match_pairs",
+    "match_relations",
+    "metrics",
+    "normalize_row",
+    "normalize_rows",
+    "score",
+    "span_problem",
+    "split_words",
+    "totals",
+]
+
 COUNT_KEYS = (
     "correct_A",
     "incorrect_A",
@@ -40,297 +87,108 @@ COUNT_KEYS = (
 )
 OUTPUT_KEYS = (*COUNT_KEYS, "precision", "recall", "f1")
 SAME_AS = "same-as"
-# The fields of a per-item record (``details=True``); those that do not apply are None.
-DETAIL_FIELDS = (
-    "sentence",  # position of the sentence pair in the inputs
-    "kind",  # "key phrase" or "relation"
-    "outcome",  # correct, incorrect, partial, missing, spurious, or ignored (duplicate relation)
-    "gold_label",
-    "predicted_label",
-    "gold_text",  # key phrase: its words; relation: "source words → target words"
-    "predicted_text",
-    "gold_id",  # key phrases
-    "predicted_id",
-    "gold_spans",  # sentence-relative "START END;START END", after the official normalisation
-    "predicted_spans",
-    "gold_source",  # relations: key-phrase ids of the endpoints
-    "gold_target",
-    "predicted_source",
-    "predicted_target",
-    "why",
-)
-
-Pairs = tuple[tuple[int, int], ...]
-
-
-class Keyphrase(NamedTuple):
-    id: int
-    label: str
-    pairs: Pairs  # sentence-relative [start, end) pairs, single spans already split into words
-
-
-class Relation(NamedTuple):
-    label: str  # lower-cased
-    source: int
-    target: int
-
-
-class Sentence(NamedTuple):
-    text: str
-    keyphrases: tuple[Keyphrase, ...]
-    relations: tuple[Relation, ...]
 
 
 # --------------------------------------------------------------------------------------------
-# Normalisation shared by the row checker and the official-file reader
+# Subtask A: key phrases
 
 
-def split_words(text: str, start: int, end: int) -> Pairs:
-    """A single span ``[start, end)`` cut at every U+0020 space of ``text`` it covers.
-
-    Consecutive spaces give empty pairs, as in the official tool; the caller guarantees
-    ``0 <= start <= end <= len(text)``.
-    """
-    if text.find(" ", start, end) < 0:
-        return ((start, end),)
-    pairs = []
-    for word in text[start:end].split(" "):
-        pairs.append((start, start + len(word)))
-        start += len(word) + 1
-    return tuple(pairs)
+def same_spans(a: Pairs, b: Pairs) -> bool:
+    """Official ``find_keyphrase(spans=...)``: the pairs are equal, in the same order."""
+    return a == b
 
 
-def span_problem(pairs: Sequence[tuple[int, int]], text_length: int) -> str | None:
-    """Why a list of sentence-relative pairs cannot be scored, or None if it can."""
-    for start, end in pairs:
-        if start < 0:
-            return f"offsets must be >= 0, got [{start}, {end}]"
-        if start > end:
-            return f"a pair must have start <= end, got [{start}, {end}]"
-    if len(pairs) == 1 and pairs[0][1] > text_length:
-        # A single span is split at the spaces of the text it covers, which must exist.
-        return (
-            f"the single span [{pairs[0][0]}, {pairs[0][1]}] ends past the end of the sentence "
-            f"text ({text_length} characters)"
-        )
-    return None
-
-
-# --------------------------------------------------------------------------------------------
-# Row checks
-
-
-def _int64(value: Any) -> int | None:
-    """A plain int64 (numpy and 0-d torch integers made plain), or None."""
-    number = value if type(value) is int else as_int(value)
-    return number if number is not None and number in INT64 else None
-
-
-def check_rows(rows: Any, side: str) -> None:
-    if isinstance(rows, (str, bytes, Mapping)) or not isinstance(rows, Sequence):
-        raise ValueError(f"{side} must be a list of sentence dicts, got {type(rows).__name__}")
-
-
-def check_lengths(n_predictions: int, n_references: int) -> None:
-    if n_predictions != n_references:
-        raise ValueError(
-            f"predictions and references must have the same length (sentences are paired by "
-            f"position), got {n_predictions} predictions and {n_references} references"
-        )
-
-
-def check_scenario(scenario: Any) -> str:
-    if scenario not in SCENARIOS:
-        raise ValueError(f"scenario must be one of {', '.join(SCENARIOS)}, got {scenario!r}")
-    return scenario
-
-
-_ROW_FIELDS = ("text", "keyphrases", "relations")
-_KEYPHRASE_FIELDS = ("id", "label", "spans")
-_RELATION_FIELDS = ("label", "source", "target")
-
-
-def _check_fields(where: str, record: Any, fields: tuple[str, ...], what: str) -> None:
-    if not isinstance(record, Mapping):
-        raise ValueError(f"{where}: expected a {what} dict, got {type(record).__name__}")
-    keys = set(record)
-    if keys != set(fields):
-        missing = [f for f in fields if f not in keys]
-        extra = sorted(map(str, keys - set(fields)))
-        detail = f"missing {missing}" if missing else f"unexpected {extra}"
-        raise ValueError(f"{where}: a {what} has the fields {list(fields)}, {detail}")
-
-
-def _pairs(where: str, spans: Any) -> list[tuple[int, int]]:
-    if not isinstance(spans, list) or not spans:
-        raise ValueError(
-            f"{where}, field 'spans': expected a non-empty list of [start, end] pairs, "
-            f"got {spans!r}"
-        )
-    pairs = []
-    for pair in spans:
-        # A pair is a list, or a 1-d numpy array or torch tensor (never a tuple, as before).
-        items = pair if type(pair) is list else None if isinstance(pair, tuple) else as_list(pair)
-        ends = [_int64(n) for n in items] if isinstance(items, list) and len(items) == 2 else []
-        if len(ends) != 2 or None in ends:
-            raise ValueError(
-                f"{where}, field 'spans': expected [start, end] pairs of ints (signed 64-bit), "
-                f"got {pair!r}"
-            )
-        pairs.append((ends[0], ends[1]))
-    return pairs
-
-
-def normalize_row(side: str, index: int, row: Any) -> Sentence:
-    """Check one sentence row and return its ``Sentence`` (single spans split into words)."""
-    where = f"{side}[{index}]"
-    _check_fields(where, row, _ROW_FIELDS, "sentence")
-    text = row["text"]
-    if not isinstance(text, str):
-        raise ValueError(f"{where}: field 'text' must be a string, got {text!r}")
-    phrases = row["keyphrases"]
-    if not isinstance(phrases, list):
-        raise ValueError(f"{where}: field 'keyphrases' must be a list, got {phrases!r}")
-    keyphrases = []
-    ids = set()
-    for k, phrase in enumerate(phrases):
-        at = f"{where}, keyphrases[{k}]"
-        _check_fields(at, phrase, _KEYPHRASE_FIELDS, "key phrase")
-        kp_id, label = _int64(phrase["id"]), phrase["label"]
-        if kp_id is None:
-            raise ValueError(f"{at}, field 'id': {int_problem(phrase['id'])}")
-        at = f"{at} (id {kp_id})"
-        if not isinstance(label, str):
-            raise ValueError(f"{at}, field 'label': expected a string, got {label!r}")
-        pairs = _pairs(at, phrase["spans"])
-        problem = span_problem(pairs, len(text))
-        if problem:
-            raise ValueError(f"{at}, field 'spans': {problem}")
-        if len(pairs) == 1:
-            pairs = split_words(text, *pairs[0])
-        keyphrases.append(Keyphrase(kp_id, label, tuple(pairs)))
-        ids.add(kp_id)
-    links = row["relations"]
-    if not isinstance(links, list):
-        raise ValueError(f"{where}: field 'relations' must be a list, got {links!r}")
-    relations = []
-    for r, link in enumerate(links):
-        at = f"{where}, relations[{r}]"
-        _check_fields(at, link, _RELATION_FIELDS, "relation")
-        label = link["label"]
-        if not isinstance(label, str):
-            raise ValueError(f"{at}, field 'label': expected a string, got {label!r}")
-        ends = []
-        for field in ("source", "target"):
-            value = _int64(link[field])
-            if value is None:
-                raise ValueError(
-                    f"{at}, field {field!r}: expected a key-phrase id, "
-                    f"{int_problem(link[field]).removeprefix('expected ')}"
-                )
-            if value not in ids:
-                raise ValueError(
-                    f"{at}, field {field!r}: no key phrase of this sentence has id {value}"
-                )
-            ends.append(value)
-        relations.append(Relation(label.lower(), *ends))
-    return Sentence(text, tuple(keyphrases), tuple(relations))
-
-
-def normalize_rows(rows: Sequence[Mapping], side: str) -> list[Sentence]:
-    """Check sentence rows (see the metric card) and return one ``Sentence`` per row."""
-    check_rows(rows, side)
-    return [normalize_row(side, index, row) for index, row in enumerate(rows)]
-
-
-# --------------------------------------------------------------------------------------------
-# Matching: one pass per sentence pair records every item's outcome; the counts and the
-# per-item details are both read from these records.
-
-
-def _overlap(a: Pairs, b: Pairs) -> bool:
-    """Official overlap: a pair start of one phrase lies inside a [start, end) pair of the other."""
-    for s, _ in a:
-        for bs, be in b:
-            if bs <= s < be:
+def overlap(a: Pairs, b: Pairs) -> bool:
+    """Official ``partial_match``: a pair start of one phrase lies inside a [start, end) pair of
+    the other (so touching phrases do not overlap, and an empty pair can)."""
+    for x, _ in b:
+        for s, e in a:
+            if s <= x < e:
                 return True
-    for s, _ in b:
-        for as_, ae in a:
-            if as_ <= s < ae:
+    for x, _ in a:
+        for s, e in b:
+            if s <= x < e:
                 return True
     return False
 
 
-class KeyphraseMatch(NamedTuple):
-    """Subtask A on one sentence pair."""
+def first_same_spans(
+    phrase: Keyphrase, gold: Sequence[Keyphrase], left: Sequence[int]
+) -> int | None:
+    """The first remaining gold phrase (index) with the same spans, whatever its label."""
+    pairs = phrase.pairs
+    for j in left:
+        if same_spans(gold[j].pairs, pairs):
+            return j
+    return None
 
-    outcome: list[str]  # per submitted phrase: "correct", "incorrect", "partial" or "spurious"
-    gold_of: list[int | None]  # per submitted phrase: the gold index it was paired with
-    n_gold: int
 
-    def mapping(self) -> dict[int, int]:
-        """Submitted index → gold index, through correct and partial pairs only (for B)."""
-        return {
-            i: j
-            for i, (kind, j) in enumerate(zip(self.outcome, self.gold_of))
-            if kind == "correct" or kind == "partial"
-        }
+def correct_match(phrase: Keyphrase, gold: Sequence[Keyphrase], left: list[int]) -> int | None:
+    """Correct: the first remaining gold phrase with the same spans, if its label is the same.
+    Only that first span-identical gold phrase is examined, as officially."""
+    j = first_same_spans(phrase, gold, left)
+    return j if j is not None and gold[j].label == phrase.label else None
+
+
+def incorrect_match(
+    phrase: Keyphrase, gold: Sequence[Keyphrase], left: list[int], where: str
+) -> int | None:
+    """Incorrect (after the correct pass): the first remaining gold phrase with the same spans.
+
+    Its label must differ: the official tool fails an assertion otherwise (gold phrases with
+    identical spans submitted in another order), so there is no official number and this raises
+    a ``ValueError`` (``where`` names the sentence pair).
+    """
+    j = first_same_spans(phrase, gold, left)
+    if j is not None and gold[j].label == phrase.label:
+        raise ValueError(
+            f"{where}, key phrase id {phrase.id}: same spans and label {gold[j].label!r} as the "
+            f"reference key phrase id {gold[j].id}, which an earlier prediction with identical "
+            f"spans could not claim; the official evaluation fails an assertion on this input "
+            f"(list span-identical key phrases in the reference order)"
+        )
+    return j
+
+
+def partial_match(phrase: Keyphrase, gold: Sequence[Keyphrase], left: list[int]) -> int | None:
+    """Partial (after the exact-span passes): the first remaining gold phrase that overlaps,
+    *whatever its label*."""
+    pairs = phrase.pairs
+    for j in left:
+        if overlap(pairs, gold[j].pairs):
+            return j
+    return None
 
 
 def match_keyphrases(
     submitted: Sequence[Keyphrase], gold: Sequence[Keyphrase], where: str = "sentence"
 ) -> KeyphraseMatch:
-    """Subtask A on one sentence pair (``where`` names it in errors)."""
+    """Subtask A on one sentence pair: the correct, incorrect and partial passes, each over the
+    submitted phrases left in order, pairing one to one; what is left is spurious or missing."""
     outcome = ["spurious"] * len(submitted)
     gold_of: list[int | None] = [None] * len(submitted)
-    sub_left = list(range(len(submitted)))
-    gold_left = list(range(len(gold)))
-
-    def pair(i: int, j: int, kind: str) -> None:
-        outcome[i], gold_of[i] = kind, j
-        sub_left.remove(i)
-        gold_left.remove(j)
-
-    # Pass 1: only the first remaining gold with identical pairs is examined.
-    for i in list(sub_left):
-        pairs = submitted[i].pairs
-        for j in gold_left:
-            if gold[j].pairs == pairs:
-                if gold[j].label == submitted[i].label:
-                    pair(i, j, "correct")
-                break
-    # Pass 2: identical pairs, other label.
-    for i in list(sub_left):
-        pairs = submitted[i].pairs
-        for j in gold_left:
-            if gold[j].pairs == pairs:
-                if gold[j].label == submitted[i].label:
-                    # The official tool fails an assertion here (gold phrases with identical
-                    # spans submitted in another order): there is no official number.
-                    raise ValueError(
-                        f"{where}, key phrase id {submitted[i].id}: same spans and label "
-                        f"{gold[j].label!r} as the reference key phrase id {gold[j].id}, which "
-                        f"an earlier prediction with identical spans could not claim; the "
-                        f"official evaluation fails an assertion on this input (list "
-                        f"span-identical key phrases in the reference order)"
-                    )
-                pair(i, j, "incorrect")
-                break
-    # Pass 3: the first overlapping gold, whatever its label.
-    for i in list(sub_left):
-        pairs = submitted[i].pairs
-        for j in gold_left:
-            if _overlap(pairs, gold[j].pairs):
-                pair(i, j, "partial")
-                break
+    sub_left, gold_left = list(range(len(submitted))), list(range(len(gold)))
+    passes = (
+        ("correct", correct_match),
+        ("incorrect", lambda phrase, gold, left: incorrect_match(phrase, gold, left, where)),
+        ("partial", partial_match),
+    )
+    for kind, find in passes:
+        for i in list(sub_left):
+            j = find(submitted[i], gold, gold_left)
+            if j is not None:
+                outcome[i], gold_of[i] = kind, j
+                sub_left.remove(i)
+                gold_left.remove(j)
     return KeyphraseMatch(outcome, gold_of, len(gold))
 
 
-def _dedup(relations: Sequence[Relation]) -> list[Relation]:
-    return list(dict.fromkeys(relations))
+# --------------------------------------------------------------------------------------------
+# Subtask B: relations
 
 
-def _first_by_id(keyphrases: Sequence[Keyphrase]) -> dict[int, int]:
+def first_by_id(keyphrases: Sequence[Keyphrase]) -> dict[int, int]:
+    """Official ``find_keyphrase(id=...)``: an id names the first phrase of the sentence with it."""
     first: dict[int, int] = {}
     for k, phrase in enumerate(keyphrases):
         first.setdefault(phrase.id, k)
@@ -350,9 +208,10 @@ class Classes(NamedTuple):
         return self.of_phrase[self.first[kp_id]]
 
 
-def _classes(gold: Sentence) -> Classes:
-    """Union-find over gold key phrases, merging the endpoints of every gold ``same-as``."""
-    first = _first_by_id(gold.keyphrases)
+def same_as_classes(gold: Sentence) -> Classes:
+    """Official ``DisjointSet``: the gold key phrases, merged along every gold ``same-as``
+    (transitively)."""
+    first = first_by_id(gold.keyphrases)
     parent = list(range(len(gold.keyphrases)))
 
     def find(x: int) -> int:
@@ -371,96 +230,119 @@ def _classes(gold: Sentence) -> Classes:
     return Classes([find(k) for k in range(len(parent))], first)
 
 
-def _find(
+def mapped_ends(
+    rel: Relation, sub_first: Mapping[int, int], mapping: Mapping[int, int]
+) -> tuple[int, int] | None:
+    """Official ``map_keyphrase``: the gold phrases (indices) a submitted relation's ends were
+    matched to as *correct or partial* (``mapping``), or None if an end was not."""
+    src, dst = mapping.get(sub_first[rel.source]), mapping.get(sub_first[rel.target])
+    return None if src is None or dst is None else (src, dst)
+
+
+def _first_by_ids(
+    golds: Sequence[Relation], candidates: Sequence[int], label: str, src: int, dst: int
+) -> int | None:
+    return next((k for k in candidates if golds[k] == (label, src, dst)), None)
+
+
+def _first_by_classes(
     golds: Sequence[Relation],
     candidates: Sequence[int],
     label: str,
-    src: int,
-    dst: int,
-    cls: Classes,
     src_class: int,
     dst_class: int,
-) -> tuple[int, str] | None:
-    """The gold relation a submitted one matches, and how.
+    cls: Classes,
+) -> int | None:
+    return next(
+        (
+            k
+            for k in candidates
+            if golds[k].label == label
+            and cls.of_id(golds[k].source) == src_class
+            and cls.of_id(golds[k].target) == dst_class
+        ),
+        None,
+    )
 
-    ``src`` and ``dst`` are the ids of the gold phrases its endpoints map to (the exact and
-    reversed rules compare ids), ``src_class`` and ``dst_class`` the classes of those very
-    phrases (the class rules compare classes).
+
+def find_relation(
+    golds: Sequence[Relation],
+    candidates: Sequence[int],
+    label: str,
+    ids: tuple[int, int],
+    classes: tuple[int, int],
+    cls: Classes,
+) -> tuple[int, str] | None:
+    """The gold relation (index among ``candidates``) a submitted one matches, and by which rule,
+    tried in the official order: same label and ends (``exact``), ``same-as`` written the other
+    way (``reversed``), ends in the same gold ``same-as`` classes (``class``), and reversed so
+    for ``same-as`` (``reversed class``).
+
+    ``ids`` are the ids of the gold phrases the ends were matched to (the first two rules
+    compare ids), ``classes`` the classes of those very phrases (the last two compare classes).
     """
     symmetric = label == SAME_AS
-    for k in candidates:
-        g = golds[k]
-        if g.label == label and g.source == src and g.target == dst:
-            return k, "exact"
+    (src, dst), (src_class, dst_class) = ids, classes
+    k = _first_by_ids(golds, candidates, label, src, dst)
+    if k is not None:
+        return k, "exact"
+    if symmetric and (k := _first_by_ids(golds, candidates, label, dst, src)) is not None:
+        return k, "reversed"
+    k = _first_by_classes(golds, candidates, label, src_class, dst_class, cls)
+    if k is not None:
+        return k, "class"
     if symmetric:
-        for k in candidates:
-            g = golds[k]
-            if g.label == label and g.source == dst and g.target == src:
-                return k, "reversed"
-    for k in candidates:
-        g = golds[k]
-        if (
-            g.label == label
-            and cls.of_id(g.source) == src_class
-            and cls.of_id(g.target) == dst_class
-        ):
-            return k, "class"
-    if symmetric:
-        for k in candidates:
-            g = golds[k]
-            if (
-                g.label == label
-                and cls.of_id(g.source) == dst_class
-                and cls.of_id(g.target) == src_class
-            ):
-                return k, "reversed class"
+        k = _first_by_classes(golds, candidates, label, dst_class, src_class, cls)
+        if k is not None:
+            return k, "reversed class"
     return None
-
-
-class RelationMatch(NamedTuple):
-    """Subtask B on one sentence pair (both sides deduplicated, file order kept)."""
-
-    predicted: list[Relation]
-    gold: list[Relation]
-    gold_of: list[int | None]  # per predicted relation: the gold index it matched
-    how: list[str | None]  # which rule matched: "exact", "reversed", "class", "reversed class"
 
 
 def match_relations(
     submitted: Sentence, gold: Sentence, mapping: Mapping[int, int]
 ) -> RelationMatch:
-    """Subtask B on one sentence pair, endpoints mapped through ``mapping`` (correct, partial)."""
-    golds = _dedup(gold.relations)
-    predicted = _dedup(submitted.relations)
+    """Subtask B on one sentence pair, endpoints mapped through ``mapping`` (correct, partial):
+    each submitted relation in order takes the gold relation it matches, one to one."""
+    golds = unique_relations(gold.relations)
+    predicted = unique_relations(submitted.relations)
     gold_of: list[int | None] = [None] * len(predicted)
     how: list[str | None] = [None] * len(predicted)
-    if not predicted or not golds:
-        return RelationMatch(predicted, golds, gold_of, how)
-    sub_first = _first_by_id(submitted.keyphrases)
-    cls = _classes(gold)
+    sub_first = first_by_id(submitted.keyphrases)
+    cls = same_as_classes(gold)
     remaining = list(range(len(golds)))
     for p, rel in enumerate(predicted):
-        src = mapping.get(sub_first[rel.source])
-        dst = mapping.get(sub_first[rel.target])
-        if src is None or dst is None or not remaining:
+        ends = mapped_ends(rel, sub_first, mapping)
+        if ends is None:
             continue
-        ids = gold.keyphrases[src].id, gold.keyphrases[dst].id
-        classes = cls.of_phrase[src], cls.of_phrase[dst]
-        hit = _find(golds, remaining, rel.label, *ids, cls, *classes)
+        ids = gold.keyphrases[ends[0]].id, gold.keyphrases[ends[1]].id
+        classes = cls.of_phrase[ends[0]], cls.of_phrase[ends[1]]
+        hit = find_relation(golds, remaining, rel.label, ids, classes, cls)
         if hit is not None:
             gold_of[p], how[p] = hit
             remaining.remove(hit[0])
     return RelationMatch(predicted, golds, gold_of, how)
 
 
-class PairMatch(NamedTuple):
-    """One evaluated sentence pair and how its items were matched."""
+# --------------------------------------------------------------------------------------------
+# Sentence pairs
 
-    index: int  # position of the pair in the inputs
-    submitted: Sentence
-    gold: Sentence
-    a: KeyphraseMatch
-    b: RelationMatch
+
+def is_annotated(gold: Sentence) -> bool:
+    """Official: a gold sentence without key phrases and relations is skipped, predictions
+    included."""
+    return bool(gold.keyphrases or gold.relations)
+
+
+def match_pair(index: int, submitted: Sentence, gold: Sentence, where: str) -> PairMatch:
+    """Subtask A, then B through A's correct and partial matches, on one evaluated pair (a
+    shortcut, where one applies, gives the very records the rule gives)."""
+    a = shortcuts.keyphrase_match(submitted.keyphrases, gold.keyphrases)
+    if a is None:
+        a = match_keyphrases(submitted.keyphrases, gold.keyphrases, where)
+    b = shortcuts.relation_match(submitted.relations, gold.relations)
+    if b is None:
+        b = match_relations(submitted, gold, a.mapping())
+    return PairMatch(index, submitted, gold, a, b)
 
 
 def match_pairs(
@@ -468,21 +350,21 @@ def match_pairs(
     references: Sequence[Sentence],
     names: Sequence[str] | None = None,
 ) -> list[PairMatch]:
-    """Match every evaluated sentence pair (skipping those the official tool skips).
+    """Match every evaluated sentence pair: paired by position, skipping the pairs whose gold has
+    no annotation and, with a warning, those whose texts differ (their gold is not counted).
 
     ``names`` name the pairs in errors (default ``predictions[i]``).
     """
     out = []
     mismatched = []
     for index, (sub, gold) in enumerate(zip(predictions, references)):
-        if not gold.keyphrases and not gold.relations:
+        if not is_annotated(gold):
             continue
         if sub.text != gold.text:
             mismatched.append(index)
             continue
         where = names[index] if names is not None else f"predictions[{index}]"
-        a = match_keyphrases(sub.keyphrases, gold.keyphrases, where)
-        out.append(PairMatch(index, sub, gold, a, match_relations(sub, gold, a.mapping())))
+        out.append(match_pair(index, sub, gold, where))
     if mismatched:
         shown = ", ".join(map(str, mismatched[:5])) + (", ..." if len(mismatched) > 5 else "")
         warnings.warn(
@@ -494,22 +376,31 @@ def match_pairs(
     return out
 
 
+# --------------------------------------------------------------------------------------------
+# Counts, and precision, recall and F1
+
+
+def pair_counts(m: PairMatch) -> tuple[int, ...]:
+    """The eight official counts of one evaluated pair, in ``COUNT_KEYS`` order."""
+    outcome = m.a.outcome
+    spurious = outcome.count("spurious")
+    correct_b = len(m.b.gold_of) - m.b.gold_of.count(None)
+    return (
+        outcome.count("correct"),
+        outcome.count("incorrect"),
+        outcome.count("partial"),
+        m.a.n_gold - (len(outcome) - spurious),
+        spurious,
+        correct_b,
+        len(m.b.gold) - correct_b,
+        len(m.b.predicted) - correct_b,
+    )
+
+
 def totals(matches: Sequence[PairMatch]) -> dict[str, int]:
     """The eight official counts, summed over matched sentence pairs."""
-    out = dict.fromkeys(COUNT_KEYS, 0)
-    for m in matches:
-        outcome = m.a.outcome
-        spurious = outcome.count("spurious")
-        out["correct_A"] += outcome.count("correct")
-        out["incorrect_A"] += outcome.count("incorrect")
-        out["partial_A"] += outcome.count("partial")
-        out["missing_A"] += m.a.n_gold - (len(outcome) - spurious)
-        out["spurious_A"] += spurious
-        correct = len(m.b.gold_of) - m.b.gold_of.count(None)
-        out["correct_B"] += correct
-        out["missing_B"] += len(m.b.gold) - correct
-        out["spurious_B"] += len(m.b.predicted) - correct
-    return out
+    sums = list(map(sum, zip(*map(pair_counts, matches)))) or [0] * len(COUNT_KEYS)
+    return dict(zip(COUNT_KEYS, sums))
 
 
 def count(
@@ -521,200 +412,17 @@ def count(
     return totals(match_pairs(predictions, references, names))
 
 
-# --------------------------------------------------------------------------------------------
-# Per-item details: the records of the matching above, explained
-
-
-def _spans(pairs: Pairs) -> str:
-    return ";".join(f"{s} {e}" for s, e in pairs)
-
-
-def _words(text: str, pairs: Pairs) -> str:
-    return " ".join(text[s:e] for s, e in pairs)
-
-
-def _record(index: int, kind: str, outcome: str, why: str, **fields: Any) -> dict[str, Any]:
-    record = dict.fromkeys(DETAIL_FIELDS)
-    record.update(sentence=index, kind=kind, outcome=outcome, why=why, **fields)
-    return record
-
-
-def _phrase_fields(side: str, text: str, phrase: Keyphrase) -> dict[str, Any]:
-    return {
-        f"{side}_id": phrase.id,
-        f"{side}_label": phrase.label,
-        f"{side}_text": _words(text, phrase.pairs),
-        f"{side}_spans": _spans(phrase.pairs),
-    }
-
-
-def _ids(phrases: Sequence[Keyphrase]) -> str:
-    return ", ".join(str(p.id) for p in phrases)
-
-
-def keyphrase_details(m: PairMatch) -> list[dict[str, Any]]:
-    """One record per submitted key phrase (file order), then per unmatched gold phrase."""
-    text, sub, gold = m.gold.text, m.submitted.keyphrases, m.gold.keyphrases
-    paired = {j: i for i, j in enumerate(m.a.gold_of) if j is not None}
-    records = []
-    for i, phrase in enumerate(sub):
-        kind, j = m.a.outcome[i], m.a.gold_of[i]
-        fields = _phrase_fields("predicted", text, phrase)
-        if j is not None:
-            fields.update(_phrase_fields("gold", text, gold[j]))
-        if kind == "correct":
-            why = "same spans and label"
-        elif kind == "incorrect":
-            why = "same spans, other label"
-        elif kind == "partial":
-            g = gold[j]
-            why = f"overlaps gold phrase {g.id} ({_words(text, g.pairs)!r})"
-            if g.label != phrase.label:
-                why += ", other label (a partial match ignores the label)"
-        else:
-            same = [g for g in gold if g.pairs == phrase.pairs]
-            near = [g for g in gold if _overlap(phrase.pairs, g.pairs)]
-            if same:
-                why = f"duplicate: gold phrase {same[0].id} has these spans but was already matched"
-            elif near:
-                why = f"the gold phrases it overlaps ({_ids(near)}) were already matched"
-            else:
-                why = "no gold phrase has these spans or overlaps them"
-        records.append(_record(m.index, "key phrase", kind, why, **fields))
-    for j, g in enumerate(gold):
-        if j in paired:
-            continue
-        near = [p for p in sub if p.pairs == g.pairs or _overlap(p.pairs, g.pairs)]
-        if near:
-            why = f"the predicted phrases over it ({_ids(near)}) were matched to other gold phrases"
-        else:
-            why = "not predicted: no predicted phrase overlaps it"
-        records.append(
-            _record(m.index, "key phrase", "missing", why, **_phrase_fields("gold", text, g))
-        )
-    return records
-
-
-_HOW = {
-    "exact": "same label and endpoints",
-    "reversed": "same-as written the other way round (same-as is symmetric)",
-    "class": "endpoints in the same gold same-as classes as the gold relation's",
-    "reversed class": "same-as between the same gold same-as classes, the other way round",
-}
-
-
-def _relation_fields(side: str, sentence: Sentence, first: Mapping[int, int], rel: Relation):
-    ends = [sentence.keyphrases[first[rel.source]], sentence.keyphrases[first[rel.target]]]
-    return {
-        f"{side}_label": rel.label,
-        f"{side}_text": " → ".join(_words(sentence.text, p.pairs) for p in ends),
-        f"{side}_source": rel.source,
-        f"{side}_target": rel.target,
-    }
-
-
-def _unmatched_relation(
-    m: PairMatch,
-    rel: Relation,
-    sub_first: Mapping[int, int],
-    mapping: Mapping[int, int],
-    cls: Classes,
-) -> str:
-    """Why a submitted relation matched no gold relation."""
-    ends = []
-    for end, kp_id in (("source", rel.source), ("target", rel.target)):
-        state = m.a.outcome[sub_first[kp_id]]
-        if state == "spurious":
-            ends.append(f"{end} phrase {kp_id} is spurious")
-        elif state == "incorrect":
-            ends.append(f"{end} phrase {kp_id} is only incorrect (other label)")
-    if ends:
-        return f"relation endpoint not matched in subtask A ({'; '.join(ends)})"
-    src, dst = mapping[sub_first[rel.source]], mapping[sub_first[rel.target]]
-    ids = m.gold.keyphrases[src].id, m.gold.keyphrases[dst].id
-    classes = cls.of_phrase[src], cls.of_phrase[dst]
-    golds = m.b.gold
-    if _find(golds, range(len(golds)), rel.label, *ids, cls, *classes) is not None:
-        return "its gold relation was already matched by an earlier predicted relation"
-    ends_of = {classes}
-    others = sorted(
-        {g.label for g in golds if (cls.of_id(g.source), cls.of_id(g.target)) in ends_of}
-    )
-    if others:
-        return f"other label: the gold relates these phrases by {', '.join(others)}"
-    if any(
-        g.label == rel.label and (cls.of_id(g.target), cls.of_id(g.source)) in ends_of
-        for g in golds
-    ):
-        return "reversed: the gold relation goes the other way (only same-as is symmetric)"
-    return "no gold relation between the phrases its endpoints matched"
-
-
-def relation_details(m: PairMatch) -> list[dict[str, Any]]:
-    """One record per submitted relation line (file order), then per unmatched gold line."""
-    sub_first = _first_by_id(m.submitted.keyphrases)
-    gold_first = _first_by_id(m.gold.keyphrases)
-    mapping = m.a.mapping()
-    cls = _classes(m.gold)
-    via_partial = {i for i, kind in enumerate(m.a.outcome) if kind == "partial"}
-    position = {rel: p for p, rel in enumerate(m.b.predicted)}
-    records, seen = [], set()
-    for rel in m.submitted.relations:
-        fields = _relation_fields("predicted", m.submitted, sub_first, rel)
-        if rel in seen:
-            why = "duplicate relation removed (an earlier line is the same relation)"
-            records.append(_record(m.index, "relation", "ignored", why, **fields))
-            continue
-        seen.add(rel)
-        p = position[rel]
-        k = m.b.gold_of[p]
-        if k is None:
-            why = _unmatched_relation(m, rel, sub_first, mapping, cls)
-            records.append(_record(m.index, "relation", "spurious", why, **fields))
-            continue
-        fields.update(_relation_fields("gold", m.gold, gold_first, m.b.gold[k]))
-        why = _HOW[m.b.how[p]]
-        if {sub_first[rel.source], sub_first[rel.target]} & via_partial:
-            why += " (an endpoint matched only partially in subtask A)"
-        records.append(_record(m.index, "relation", "correct", why, **fields))
-    matched = {m.b.gold[k] for k in m.b.gold_of if k is not None}
-    mapped = set(mapping.values())
-    seen = set()
-    for rel in m.gold.relations:
-        fields = _relation_fields("gold", m.gold, gold_first, rel)
-        if rel in seen:
-            why = "duplicate relation removed (an earlier gold line is the same relation)"
-            records.append(_record(m.index, "relation", "ignored", why, **fields))
-            continue
-        seen.add(rel)
-        if rel in matched:
-            continue
-        unmatched = [
-            f"{end} phrase {kp_id}"
-            for end, kp_id in (("source", rel.source), ("target", rel.target))
-            if gold_first[kp_id] not in mapped
-        ]
-        if unmatched:
-            why = (
-                f"relation endpoint not matched in subtask A ({', '.join(unmatched)} has no "
-                f"correct or partial match)"
-            )
-        else:
-            why = "no predicted relation matched it"
-        records.append(_record(m.index, "relation", "missing", why, **fields))
-    return records
-
-
-def item_details(matches: Sequence[PairMatch], scenario: str = "scenario1") -> list[dict[str, Any]]:
-    """The per-item records of a scenario: key phrases (scenarios 1, 2), relations (1, 3)."""
+def scenario_counts(counts: Mapping[str, int], scenario: str) -> tuple[int, int, int, int, int]:
+    """Official ``compute_metrics(skipA=scenario 3, skipB=scenario 2)``: the scenario's correct,
+    partial, incorrect, missing and spurious counts (scenario 1: A + B; 2: A; 3: B)."""
     check_scenario(scenario)
-    records = []
-    for m in matches:
-        if scenario != "scenario3":
-            records += keyphrase_details(m)
-        if scenario != "scenario2":
-            records += relation_details(m)
-    return records
+    c = p = i = m = s = 0
+    if scenario != "scenario3":
+        c, p, i = counts["correct_A"], counts["partial_A"], counts["incorrect_A"]
+        m, s = counts["missing_A"], counts["spurious_A"]
+    if scenario != "scenario2":
+        c, m, s = c + counts["correct_B"], m + counts["missing_B"], s + counts["spurious_B"]
+    return c, p, i, m, s
 
 
 def _ratio(numerator: float, denominator: int) -> float | int:
@@ -722,26 +430,25 @@ def _ratio(numerator: float, denominator: int) -> float | int:
     return numerator / denominator if denominator else 0
 
 
+def precision_recall_f1(
+    correct: int, partial: int, incorrect: int, missing: int, spurious: int
+) -> dict[str, float | int]:
+    """Official: partial matches count half; F1 from the float precision and recall (not the
+    closed form from the counts); a zero denominator gives the *int* 0."""
+    hits = correct + 0.5 * partial
+    recall = _ratio(hits, correct + partial + incorrect + missing)
+    precision = _ratio(hits, correct + partial + incorrect + spurious)
+    f1 = _ratio(2 * recall * precision, recall + precision)
+    return {"precision": precision, "recall": recall, "f1": f1}
+
+
 def metrics(counts: Mapping[str, int], scenario: str) -> dict[str, float | int]:
     """Precision, recall and F1 of a scenario from the eight counts."""
-    check_scenario(scenario)
-    if scenario == "scenario1":
-        c = counts["correct_A"] + counts["correct_B"]
-        pa, i = counts["partial_A"], counts["incorrect_A"]
-        m = counts["missing_A"] + counts["missing_B"]
-        s = counts["spurious_A"] + counts["spurious_B"]
-    elif scenario == "scenario2":
-        c, pa, i = counts["correct_A"], counts["partial_A"], counts["incorrect_A"]
-        m, s = counts["missing_A"], counts["spurious_A"]
-    else:
-        c, pa, i = counts["correct_B"], 0, 0
-        m, s = counts["missing_B"], counts["spurious_B"]
-    hits = c + pa / 2
-    recall = _ratio(hits, c + pa + i + m)
-    precision = _ratio(hits, c + pa + i + s)
-    total = recall + precision
-    f1 = 2 * recall * precision / total if total else 0
-    return {"precision": precision, "recall": recall, "f1": f1}
+    return precision_recall_f1(*scenario_counts(counts, scenario))
+
+
+# --------------------------------------------------------------------------------------------
+# Entry points
 
 
 def score(
@@ -754,7 +461,7 @@ def score(
     """The eleven official values of one scenario from normalized sentences.
 
     With ``details=True`` the result also has ``"details"``, the per-item records of the same
-    matching (see ``details``).
+    matching (see ``details.item_details``).
     """
     check_scenario(scenario)
     check_lengths(len(predictions), len(references))
@@ -762,6 +469,8 @@ def score(
     counts = totals(matches)
     result: dict[str, Any] = {**counts, **metrics(counts, scenario)}
     if details:
+        from .details import item_details  # it builds on the rule above
+
         result["details"] = item_details(matches, scenario)
     return result
 
@@ -776,7 +485,7 @@ def ehealthkd(
 
     With ``details=True`` the result also has ``"details"``: one record per key phrase
     (scenarios 1 and 2) and per relation line (scenarios 1 and 3) of the evaluated sentences,
-    for error analysis (see ``item_details``).
+    for error analysis (see ``details.item_details``).
     """
     check_scenario(scenario)
     check_rows(predictions, "predictions")

@@ -156,31 +156,52 @@ def draw_gold(rng: random.Random, texts: list[str], next_id: list[int]) -> Side:
     return side
 
 
-def draw_submission(rng: random.Random, gold: Side, texts: list[str]) -> Side:
-    side = Side(texts)
+def _changed(
+    rng: random.Random, text: str, pairs: list[tuple[int, int]], label: str
+) -> tuple[list[tuple[int, int]], str]:
+    """A gold phrase as a submission may give it: another label, moved or joined spans."""
+    if rng.random() < 0.15:
+        label = rng.choice([*KP_LABELS, "concept"])
+    if rng.random() < 0.15:
+        pairs = draw_spans(rng, text)  # moved: a partial match, or none
+    elif len(pairs) > 1 and rng.random() < 0.2:
+        end = min(pairs[-1][1], len(text))  # one span must end inside the text (documented)
+        pairs = [(pairs[0][0], end)] if pairs[0][0] <= end else pairs
+    return pairs, label
+
+
+def _submitted_id(
+    rng: random.Random, kp_id: int, rename: dict[int, list[int]], next_id: int
+) -> tuple[int, int]:
+    """The id a submission gives a gold phrase, and the next free id."""
+    if rng.random() < 0.5:
+        return kp_id, next_id  # the gold id kept (gold ids may repeat)
+    if rename and rng.random() < 0.1:
+        return rng.choice(rng.choice(list(rename.values()))), next_id  # a repeated submitted id
+    return next_id, next_id + 1
+
+
+def _copied_phrases(
+    rng: random.Random, side: Side, gold: Side, texts: list[str], next_id: int
+) -> tuple[dict[int, list[int]], int]:
+    """The gold phrases a submission keeps, changed now and then; gold id → submitted ids."""
     rename: dict[int, list[int]] = {}
-    next_id = rng.choice([1, 500])
     for kp_id, k, pairs, label in gold.phrases:
         if k >= len(texts) or texts[k] != gold.texts[k] or rng.random() < 0.15:
             continue
-        text = texts[k]
-        if rng.random() < 0.15:
-            label = rng.choice([*KP_LABELS, "concept"])
-        if rng.random() < 0.15:
-            pairs = draw_spans(rng, text)  # moved: a partial match, or none
-        elif len(pairs) > 1 and rng.random() < 0.2:
-            end = min(pairs[-1][1], len(text))  # one span must end inside the text (documented)
-            pairs = [(pairs[0][0], end)] if pairs[0][0] <= end else pairs
-        if rng.random() < 0.5:
-            new = kp_id  # the gold id kept (gold ids may repeat)
-        elif rename and rng.random() < 0.1:
-            new = rng.choice(rng.choice(list(rename.values())))  # a repeated submitted id
-        else:
-            new, next_id = next_id, next_id + 1
+        pairs, label = _changed(rng, texts[k], pairs, label)
+        new, next_id = _submitted_id(rng, kp_id, rename, next_id)
         rename.setdefault(kp_id, []).append(new)
         side.phrases.append((new, k, pairs, label))
         if rng.random() < 0.08:  # a duplicate phrase
             side.phrases.append((rng.choice([new, next_id]), k, pairs, label))
+    return rename, next_id
+
+
+def _extra_phrases(
+    rng: random.Random, side: Side, gold: Side, texts: list[str], next_id: int
+) -> None:
+    """Spurious phrases, and phrases that start on a line break."""
     for k, text in enumerate(texts):
         if text.strip(" ") and rng.random() < 0.2:  # spurious phrases, also where gold has none
             side.phrases.append((next_id, k, draw_spans(rng, text), rng.choice(KP_LABELS)))
@@ -193,8 +214,13 @@ def draw_submission(rng: random.Random, gold: Side, texts: list[str]) -> Side:
             end = len(texts[k]) + rng.randint(0, 3)
             side.phrases.append((next_id, k, [(len(texts[k]), end)], rng.choice(KP_LABELS)))
             next_id += 1
-    if rng.random() < 0.1:
-        rng.shuffle(side.phrases)
+
+
+def _submitted_relations(
+    rng: random.Random, side: Side, gold: Side, rename: dict[int, list[int]]
+) -> None:
+    """Gold relations through the submitted ids (some reversed or upper-cased), random ones,
+    and a duplicate line now and then."""
     for label, src, dst in gold.relations:
         if src in rename and dst in rename and rng.random() < 0.8:
             a, b = rng.choice(rename[src]), rng.choice(rename[dst])
@@ -209,6 +235,16 @@ def draw_submission(rng: random.Random, gold: Side, texts: list[str]) -> Side:
             side.relations.append((rng.choice(REL_LABELS), rng.choice(ids), rng.choice(ids)))
     if side.relations and rng.random() < 0.2:
         side.relations.append(rng.choice(side.relations))
+
+
+def draw_submission(rng: random.Random, gold: Side, texts: list[str]) -> Side:
+    side = Side(texts)
+    next_id = rng.choice([1, 500])
+    rename, next_id = _copied_phrases(rng, side, gold, texts, next_id)
+    _extra_phrases(rng, side, gold, texts, next_id)
+    if rng.random() < 0.1:
+        rng.shuffle(side.phrases)
+    _submitted_relations(rng, side, gold, rename)
     return side
 
 
