@@ -187,18 +187,28 @@ def questions_of(preds: list, refs: list) -> tuple[list[Question], list[str]]:
     return questions, ids
 
 
+# How the metric's features store a placeholder row: evaluate refuses a first row whose string
+# field is None, and "" is never a valid id (it has no language).
+_STORED_PLACEHOLDER = ""
+
+
 def prediction_record(pred: tuple[str, str] | None) -> dict:
     """A checked prediction as the metric's features store it."""
     if pred is None:
-        return {"id": None, "prediction_text": None}
+        return {"id": _STORED_PLACEHOLDER, "prediction_text": ""}
     return {"id": pred[0], "prediction_text": pred[1]}
 
 
 def reference_record(ref: tuple[str, list[str], list[int] | None] | None) -> dict:
     """A checked reference as the metric's features store it."""
     if ref is None:
-        return {"id": None, "answers": None}
+        return {"id": _STORED_PLACEHOLDER, "answers": {"text": [], "answer_start": []}}
     return {"id": ref[0], "answers": {"text": ref[1], "answer_start": ref[2]}}
+
+
+def from_record(row: dict) -> dict:
+    """A stored row back as ``compute()`` takes it."""
+    return {"id": None} if row["id"] == _STORED_PLACEHOLDER else row
 
 
 def check_details(details: Any) -> None:

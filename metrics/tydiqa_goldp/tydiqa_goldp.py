@@ -14,6 +14,7 @@ from .rows import (
     check_details,
     check_lengths,
     check_rows,
+    from_record,
     prediction_of,
     prediction_record,
     reference_of,
@@ -171,4 +172,6 @@ class TydiqaGoldp(CheckedRows, evaluate.Metric):
     def _compute(self, predictions, references, convention=DEFAULT_CONVENTION, details=False):
         check_convention(convention)
         check_details(details)
+        predictions = [from_record(row) for row in predictions]
+        references = [from_record(row) for row in references]
         return score_rows(predictions, references, convention, details)

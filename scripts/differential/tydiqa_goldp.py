@@ -424,7 +424,85 @@ def check(rng: random.Random, official: Path, with_cli: bool) -> Outcome:
     return outcome
 
 
+# ---------------------------------------------------------------------------------------------
+# Parity cases: the official procedure's numbers on fixed files
+
+
+def write_parity(official: Path, cases: Path) -> None:
+    """For each ``cases/<name>/`` holding ``predictions.json`` and ``gold.json`` (or a ``gold/``
+    folder of per-language files), write the official numbers to ``expected.json``, or the
+    split's refusal to ``error.json``; a case where the split writes no file for a language the
+    gold has is refused here (the shell loop would stop on it)."""
+    mods = _load_official(official)
+    for case in sorted(p for p in cases.iterdir() if p.is_dir()):
+        gold_path = case / "gold.json" if (case / "gold.json").exists() else case / "gold"
+        paths = [gold_path] if gold_path.is_file() else sorted(gold_path.glob("*.json"))
+        questions = []
+        for path in paths:
+            for article in json.loads(path.read_text(encoding="utf-8"))["data"]:
+                for paragraph in article["paragraphs"]:
+                    for qa in paragraph["qas"]:
+                        language = qa["id"].split("-")[0]
+                        questions.append({"id": qa["id"], "language": language, "qa": qa})
+        for stale in (
+            "expected.json",
+            "error.json",
+            "expected_xtreme.json",
+            "expected_lm_eval.json",
+        ):
+            (case / stale).unlink(missing_ok=True)
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp)
+            gold = {}
+            for language in LANGUAGES:
+                qas = [q["qa"] for q in questions if q["language"] == language]
+                if qas:
+                    gold[language] = folder / f"{language}.json"
+                    data = [{"title": "t", "paragraphs": [{"context": "c", "qas": qas}]}]
+                    gold[language].write_text(json.dumps({"version": "1.1", "data": data}))
+            try:
+                split_dir = folder / "check"
+                split_dir.mkdir()
+                split = mods["split"]
+                split.FLAGS(["split", f"--input_json={case / 'predictions.json'}",
+                             f"--output_dir={split_dir}"])  # fmt: skip
+                split.main(["split"])
+            except ValueError as e:
+                (case / "error.json").write_text(json.dumps({"split_predictions": str(e)}) + "\n")
+                continue
+            written = {p.name.split("-")[-1].removesuffix(".json") for p in split_dir.iterdir()}
+            written = {"english" if w == "AVERAGE" else w for w in written}
+            assert set(gold) <= written, f"{case.name}: no predictions for {set(gold) - written}"
+            values = official_procedure(mods, folder, case / "predictions.json", gold)
+            expected = {k: values[k] for k in ("exact_match", "f1") if k in values}
+            expected["per_language"] = {
+                language: {m: values[f"per_language/{language}/{m}"] for m in ("exact_match", "f1")}
+                for language in LOOP_ORDER
+                if language in gold
+            }
+            (case / "expected.json").write_text(json.dumps(expected, indent=1) + "\n")
+            if len(gold) == len(LANGUAGES):
+                _write_flat(case / "expected_xtreme.json", xtreme_scores(mods, folder, gold))
+            predicted = json.loads((case / "predictions.json").read_text(encoding="utf-8"))
+            for q in questions:
+                q["answers"] = [a["text"] for a in q["qa"]["answers"]]
+            _write_flat(case / "expected_lm_eval.json", lm_eval_scores(mods, questions, predicted))
+
+
+def _write_flat(path: Path, values: dict) -> None:
+    """``{"per_language/<language>/<key>": v, ...}`` as the metric's nested result."""
+    out: dict[str, Any] = {k: v for k, v in values.items() if "/" not in k}
+    for key, value in values.items():
+        if "/" in key:
+            _, language, metric = key.split("/")
+            out.setdefault("per_language", {}).setdefault(language, {})[metric] = value
+    path.write_text(json.dumps(out, indent=1) + "\n")
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["parity"]:  # parity OFFICIAL_DIR CASES_DIR
+        write_parity(Path(sys.argv[2]), Path(sys.argv[3]))
+        sys.exit(0)
     code = run("tydiqa_goldp", check)
     print(json.dumps({"values_compared_per_convention": dict(COUNTS)}))
     sys.exit(code)
