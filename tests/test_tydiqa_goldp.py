@@ -266,6 +266,24 @@ def test_a_placeholder_first_row_goes_through_add_batch():
     assert metric().compute(**rows)["f1"] == 0.0
 
 
+def test_a_lone_surrogate_is_scored_by_compute_and_refused_by_add_batch():
+    """Python's json reads an escaped lone surrogate, which Arrow cannot store."""
+    rows = inputs([("russian-1-0", ["x\ud800 y"])], [("russian-1-0", "x\ud800")])
+    assert metric().compute(**rows)["f1"] == 66.66666666666666
+    with pytest.raises(ValueError, match=r"predictions\[0\] \(id 'russian-1-0'\).*surrogate"):
+        taskeval.load(NAME, keep_in_memory=True).add_batch(**rows)
+
+
+def test_the_card_example():
+    rows = inputs(
+        [("swahili-2-0", ["The Beatles"]), ("english-3-0", ["1990"])],
+        [("swahili-2-0", "the Beatles band"), ("english-3-0", "1990 and 1994")],
+    )
+    result = metric().compute(**rows)
+    assert result["f1"] == 66.66666666666666
+    assert result["per_language"]["english"] == {"exact_match": 0.0, "f1": 50.0}
+
+
 def test_answers_as_squad_records_score_alike():
     rows = inputs(*ARTICLES)
     records = [

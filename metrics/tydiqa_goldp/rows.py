@@ -206,6 +206,36 @@ def reference_record(ref: tuple[str, list[str], list[int] | None] | None) -> dic
     return {"id": ref[0], "answers": {"text": ref[1], "answer_start": ref[2]}}
 
 
+def stored_rows(predictions: Any, references: Any, start: int = 0) -> tuple[list, list]:
+    """What ``add()``/``add_batch()`` store: the rows checked, as feature records. Arrow cannot
+    hold a lone surrogate (an escaped ``\\ud800`` read from JSON), which ``compute()`` scores."""
+    check_rows(predictions, "predictions")
+    check_rows(references, "references")
+    if len(predictions) != len(references):  # an empty batch is fine (an idle process)
+        check_lengths(len(predictions), len(references))
+    preds = [prediction_of(row, start + i) for i, row in enumerate(predictions)]
+    refs = [reference_of(row, start + i) for i, row in enumerate(references)]
+    for side, rows in (("predictions", preds), ("references", refs)):
+        for i, row in enumerate(rows):
+            if row is not None and not _storable(row):
+                raise ValueError(
+                    f"{_where(side, start + i, row[0])}: a text holds a lone surrogate, which "
+                    f"add() and add_batch() cannot store; compute(predictions=..., "
+                    f"references=...) scores it"
+                )
+    return [prediction_record(p) for p in preds], [reference_record(r) for r in refs]
+
+
+def _storable(row: tuple) -> bool:
+    texts = [row[0], row[1]] if isinstance(row[1], str) else [row[0], *row[1]]
+    try:
+        for text in texts:
+            text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def from_record(row: dict) -> dict:
     """A stored row back as ``compute()`` takes it."""
     return {"id": None} if row["id"] == _STORED_PLACEHOLDER else row

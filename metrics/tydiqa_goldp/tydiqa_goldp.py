@@ -9,18 +9,7 @@ import evaluate
 from .checked_metric import CheckedRows
 from .conventions import CONVENTIONS, DEFAULT_CONVENTION
 from .plain_values import as_int
-from .rows import (
-    check_convention,
-    check_details,
-    check_lengths,
-    check_rows,
-    from_record,
-    prediction_of,
-    prediction_record,
-    reference_of,
-    reference_record,
-    score_rows,
-)
+from .rows import check_convention, check_details, from_record, score_rows, stored_rows
 from .scoring import LANGUAGES
 
 _CITATION = """\
@@ -160,14 +149,7 @@ class TydiqaGoldp(CheckedRows, evaluate.Metric):
         return score_rows(predictions, references, **options)
 
     def _checked_rows(self, predictions, references, start=0):
-        check_rows(predictions, "predictions")
-        check_rows(references, "references")
-        # Checked here, not left to evaluate, whose generic message would differ from compute()'s.
-        if len(predictions) != len(references):
-            check_lengths(len(predictions), len(references))
-        preds = [prediction_record(prediction_of(r, start + i)) for i, r in enumerate(predictions)]
-        refs = [reference_record(reference_of(r, start + i)) for i, r in enumerate(references)]
-        return preds, refs
+        return stored_rows(predictions, references, start)
 
     def _compute(self, predictions, references, convention=DEFAULT_CONVENTION, details=False):
         check_convention(convention)
