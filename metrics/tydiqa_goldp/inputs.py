@@ -17,7 +17,7 @@ import os
 from collections.abc import Iterable, Mapping
 from os import PathLike
 
-from .conventions import CONVENTIONS, DEFAULT_CONVENTION
+from .conventions import CONVENTIONS, DEFAULT_CONVENTION, check_convention
 from .rows import reference_of, score_rows
 
 TYPE_CHECKING = False  # typing itself costs the command-line scorer milliseconds at start
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 # compute() options: the parser of the command-line value, its metavar and its help.
 OPTIONS = {
     "convention": (
-        str,
+        check_convention,
         "|".join(CONVENTIONS),
         "official: TyDi QA's procedure (mean of the 8 non-English languages, percent; default); "
         "xtreme: XTREME's avg_exact_match, avg_f1 and avg_metric (English averaged in); "
