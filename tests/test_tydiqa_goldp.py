@@ -15,9 +15,12 @@ from pathlib import Path
 import pytest
 
 import taskeval
+import taskeval.registry
+from taskeval.compare import compare_rows
+from taskeval.units import identity_scores
 
-from entries.tydiqa_goldp import CASES
-from harness import assert_plain, assert_same, read_json
+from entries.tydiqa_goldp import CASES, LANGUAGES, random_rows
+from harness import assert_plain, assert_same, read_json, run_cli
 
 NAME = "tydiqa_goldp"
 _metric = None
@@ -75,8 +78,8 @@ def test_each_convention_equals_its_tool_on_the_parity_files(case, convention, e
 
 
 def test_the_official_numbers_of_the_examples():
-    """The metric folder's example files: every language, English left out of the mean."""
-    folder = taskeval.metric_dir(NAME) / "examples"
+    """The Space's example files: every language, English left out of the mean."""
+    folder = Path(__file__).resolve().parents[1] / "spaces" / NAME / "examples"
     rows = taskeval.read_official(
         NAME, references=folder / "gold.json", predictions=folder / "predictions.json"
     )
@@ -387,3 +390,134 @@ def test_references_from_hub():
         taskeval.references_from_hub(NAME, [hub[0], {**hub[1], "id": "thai-2-0"}])
     with pytest.raises(ValueError, match=r"rows\[0\]"):
         taskeval.references_from_hub(NAME, [{"id": "arabic-1-0"}])
+
+
+# ---------------------------------------------------------------------------------------------
+# Resampling (compare, score --ci): questions drawn within their language
+
+
+def _statistics(convention: str):
+    return taskeval.registry.contract(NAME).statistics(None, {"convention": convention})
+
+
+def _padded(predictions: list, references: list) -> dict:
+    n = max(len(predictions), len(references))
+    return {
+        "predictions": predictions + [{"id": None}] * (n - len(predictions)),
+        "references": references + [{"id": None}] * (n - len(references)),
+    }
+
+
+@pytest.mark.parametrize("convention", ["official", "xtreme"])
+def test_each_resample_scores_as_compute_scores_the_questions_drawn(convention):
+    """A resample draws each language's questions with replacement, as many as it has; its
+    scores are compute()'s on those questions (a question drawn twice counts twice)."""
+    statistics = _statistics(convention)
+    rng = random.Random(7)
+    checked = 0
+    for seed in range(25):
+        rows = random_rows(random.Random(seed), 40)
+        questions: dict[str, list] = {}  # per language, the gold rows in file order
+        for row in rows["references"]:
+            if row["id"] is not None:
+                questions.setdefault(row["id"].split("-")[0], []).append(row)
+        if not set(questions) - {"english"}:
+            continue
+        parts, identity, strata = statistics.units(rows)
+        assert strata == [language for language in LANGUAGES if language in questions]
+        assert {s: len(parts[s][0]) for s in strata} == {s: len(questions[s]) for s in strata}
+        for _ in range(4):
+            draws = {s: [rng.randrange(len(questions[s])) for _ in questions[s]] for s in strata}
+            drawn = {s: tuple([part[i] for i in draws[s]] for part in parts[s]) for s in strata}
+            # Languages interleaved at random, each keeping the order drawn (compute() groups
+            # them by language itself, and sums each in its own order).
+            queues = {s: [questions[s][i] for i in draws[s]] for s in strata}
+            references = []
+            while any(queues.values()):
+                references.append(queues[rng.choice([s for s in strata if queues[s]])].pop(0))
+            expected = metric().compute(
+                **_padded(list(rows["predictions"]), references), convention=convention
+            )
+            assert statistics.score(drawn) == {key: expected[key] for key in statistics.keys}
+            checked += 1
+        # the sample itself, in the official order
+        sample = {s: tuple([part[i] for i in identity[s]] for part in parts[s]) for s in strata}
+        whole = metric().compute(**rows, convention=convention)
+        assert statistics.score(sample) == {key: whole[key] for key in statistics.keys}
+    assert checked >= 80
+
+
+def test_intervals_and_the_identity_path_on_the_parity_files():
+    for case in ("drawn_combined", "examples"):
+        rows = taskeval.read_official(
+            NAME,
+            references=CASES / case / "gold.json",
+            predictions=CASES / case / "predictions.json",
+        )
+        for convention, keys in (
+            ("official", ("exact_match", "f1")),
+            ("xtreme", ("avg_exact_match", "avg_f1", "avg_metric")),
+        ):
+            expected = read_json(
+                CASES
+                / case
+                / ("expected.json" if convention == "official" else "expected_xtreme.json")
+            )
+            assert identity_scores(NAME, rows, convention=convention) == {
+                key: expected[key] for key in keys
+            }
+            result = compare_rows(NAME, [rows], resamples=50, workers=1, convention=convention)
+            scores = result["systems"][0]["scores"]
+            assert list(scores) == list(keys) and result["unit"] == "question"
+            assert result["units"] == sum(1 for r in rows["references"] if r["id"] is not None)
+            for key in keys:
+                assert scores[key]["score"] == expected[key]
+                assert scores[key]["low"] <= expected[key] <= scores[key]["high"]
+
+
+def test_lm_eval_has_no_score_to_resample():
+    rows = inputs([("arabic-1-0", ["x"])], [("arabic-1-0", "x")])
+    with pytest.raises(ValueError, match=r"convention 'lm_eval' has no score over languages"):
+        compare_rows(NAME, [rows], resamples=5, convention="lm_eval")
+    only_english = inputs([("english-1-0", ["x"])], [("english-1-0", "x")])
+    with pytest.raises(ValueError, match="no question of a language the convention averages"):
+        compare_rows(NAME, [only_english], resamples=5)
+    assert compare_rows(NAME, [only_english], resamples=5, convention="xtreme")["units"] == 1
+
+
+def test_compare_and_ci_on_the_command_line(tmp_path):
+    case = CASES / "examples"
+    gold, first = case / "gold.json", case / "predictions.json"
+    answers = read_json(first)
+    answers["arabic-1003-0"] = "القاهرة"  # now right
+    second = _write(tmp_path / "better.json", answers)
+    code, out, err = run_cli(
+        ["compare", NAME, "--references", str(gold), "--predictions", str(first), str(second),
+         "--resamples", "200", "--convention", "xtreme", "--workers", "1"]
+    )  # fmt: skip
+    assert code == 0, err
+    result = json.loads(out)
+    for system, path in zip(result["systems"], (first, second)):
+        rows = taskeval.read_official(NAME, references=gold, predictions=path)
+        assert system["official"] == metric().compute(**rows, convention="xtreme")
+    difference = result["comparisons"][0]["scores"]["avg_exact_match"]["difference"]
+    first_em, second_em = (s["official"]["avg_exact_match"] for s in result["systems"])
+    assert difference == second_em - first_em
+    assert difference == pytest.approx(100 / 2 / 9)  # one of 2 Arabic questions, of 9 languages
+    code, out, err = run_cli(
+        ["score", NAME, "--references", str(gold), "--predictions", str(first), "--ci",
+         "--resamples", "100"]
+    )  # fmt: skip
+    assert code == 0, err
+    scores = json.loads(out)["systems"][0]["scores"]
+    assert (scores["exact_match"]["score"], scores["f1"]["score"]) == (31.25, 43.75)
+    code, out, err = run_cli(
+        ["score", NAME, "--references", str(gold), "--predictions", str(first), "--ci",
+         "--convention", "lm_eval"]
+    )  # fmt: skip
+    assert code != 0 and "use convention 'official' or 'xtreme'" in err
+    code, out, err = run_cli(
+        ["score", NAME, "--references", str(gold), "--predictions", str(first),
+         "--convention", "squad"]
+    )  # fmt: skip
+    assert code != 0 and "expected official|xtreme|lm_eval, got 'squad'" in err
