@@ -281,7 +281,7 @@ def test_every_option_has_help_and_only_where_it_applies(command, metric):
         for flag in action.option_strings:
             options[flag] = action.help
     assert all(text and "%" not in text.replace("%(default)s", "") for text in options.values())
-    assert ("--workers" in options) == (metric == "tydiqa")
+    assert ("--workers" in options) == (metric in ("tydiqa", "tydiqa_goldp"))
     assert ("--scenario" in options) == (metric == "ehealthkd")
     assert ("--csv" in options) == (metric == "ehealthkd" and command == "score")
     assert ("--best" in options) == (metric == "ehealthkd" and command == "score")
