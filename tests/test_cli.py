@@ -24,6 +24,7 @@ from scifact_cases import SCIFACT_EXAMPLE_SCORES as SCIFACT_12
 import taskeval
 from taskeval.cli import COMMANDS, _metric_parser
 from taskeval.entry import json_line, plain_score_call
+from taskeval.registry import contract
 
 from harness import run_cli
 
@@ -281,11 +282,15 @@ def test_every_option_has_help_and_only_where_it_applies(command, metric):
         for flag in action.option_strings:
             options[flag] = action.help
     assert all(text and "%" not in text.replace("%(default)s", "") for text in options.values())
-    assert ("--workers" in options) == (metric in ("tydiqa", "tydiqa_goldp"))
-    assert ("--scenario" in options) == (metric == "ehealthkd")
-    assert ("--csv" in options) == (metric == "ehealthkd" and command == "score")
-    assert ("--best" in options) == (metric == "ehealthkd" and command == "score")
-    assert ("--max-evidence" in options) == (metric == "fever_score")
+    declared = contract(metric)
+    # --workers for the metrics scored anew on every resample (stratified statistics)
+    assert ("--workers" in options) == declared.resamples_in_processes()
+    assert ("--scenario" in options) == (declared.config is not None)
+    assert ("--csv" in options) == (bool(declared.formats) and command == "score")
+    assert ("--best" in options) == (bool(declared.filters) and command == "score")
+    own = {option.flag for option in declared.options}
+    every = {option.flag for name in taskeval.list_metrics() for option in contract(name).options}
+    assert {flag for flag in every if flag in options} == own
 
 
 def test_help_through_the_entry_point():
