@@ -620,7 +620,10 @@ def test_jsonl_lines_and_values_as_the_official_reader(tmp_path, raw, expected):
         (b'{"a": 1}\r\r', "line 2: a blank line"),  # text mode: "\r\r" is two line ends
         (b'{"a":\r1}', "line 1: not a JSON value"),  # the \r splits the value
         (b'{"a": "\xed\xa0\x80"}', "line 1: not UTF-8 text"),  # a raw surrogate
-        (b'\xef\xbb\xbf{"a": 1}', "line 1: not a JSON value"),  # json.loads refuses a BOM
+        (
+            b'\xef\xbb\xbf{"a": 1}',
+            "line 1: the file starts with a UTF-8 byte order mark",
+        ),  # json.loads refuses it
     ],
 )
 @pytest.mark.usefixtures("jsonl_parser")
