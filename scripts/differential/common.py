@@ -190,6 +190,11 @@ def taskeval_compute(name: str, references: Path | None, predictions: Path, **op
         batched_refusal = None
     except ValueError as e:
         batched, batched_refusal = None, str(e)
+    # Both refusing, they may name different rows when several are bad: add_batch stops at the
+    # first chunk holding one, compute() checks every prediction before the references.
+    both_refuse = refusal is not None and batched_refusal is not None
+    if both_refuse and documented(refusal) == documented(batched_refusal):
+        raise ValueError(refusal)
     if refusal != batched_refusal:
         raise PathsDiffer(
             f"add_batch: compute() {'refused: ' + refusal if refusal else 'scored'}, add_batch "
