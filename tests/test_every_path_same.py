@@ -368,6 +368,16 @@ def test_num_process_2_gives_the_numbers_of_compute(tmp_path):
 # --- A refused call leaves nothing behind ---------------------------------------------------
 
 
+def _refused_by_add_batch(name: str, config: str | None, inputs: dict) -> bool:
+    """Whether add_batch refuses ``inputs`` (some invalid inputs are refused only by compute(),
+    such as options or no rows at all)."""
+    try:
+        _load(name, config).add_batch(**inputs)
+    except ValueError:
+        return True
+    return False
+
+
 @pytest.mark.parametrize(("name", "config"), CASES)
 def test_a_refused_call_leaves_nothing_behind(name, config):
     options = _options(_load(name, config))
@@ -389,6 +399,10 @@ def test_a_refused_call_leaves_nothing_behind(name, config):
     for bad in refused:  # unstorable strings where the metric takes none
         with pytest.raises(ValueError):
             metric.add_batch(predictions=bad["predictions"][4:], references=bad["references"][4:])
+    for case in _entry(name).invalid_cases:  # wrong types, missing fields, ... (those add refuses)
+        if case.config_name in (None, config) and _refused_by_add_batch(name, config, case.inputs):
+            with pytest.raises(ValueError):
+                metric.add_batch(**case.inputs)
     with pytest.raises(ValueError, match=r"^predictions\[4\]"):
         metric.compute(predictions=[42], references=refs[4:5], **options)
     metric.add_batch(predictions=preds[4:8], references=refs[4:8])
