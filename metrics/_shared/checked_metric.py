@@ -42,7 +42,7 @@ def _has_surrogate(text: str) -> bool:
 
 def _unstorable(text: str) -> bool:
     """Whether a non-ASCII string must be stored escaped (among rows stored escaped)."""
-    return text[0] == _MARK or _SURROGATE.search(text) is not None
+    return text[0] == _MARK or _has_surrogate(text)
 
 
 def _escaped(text: str) -> str:
