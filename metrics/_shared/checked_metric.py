@@ -1,5 +1,6 @@
 """What every taskeval metric adds to ``evaluate.Metric``: rows checked before they are encoded,
-and whole inputs scored straight by the scoring core.
+strings stored so that Arrow takes every one, and whole inputs scored straight by the scoring
+core.
 
 Each metric folder links this file (``checked_metric.py``), so a folder still loads on its own
 (copy it with links followed to push it to the Hub). A metric class lists ``CheckedRows`` before
@@ -12,8 +13,95 @@ Each metric folder links this file (``checked_metric.py``), so a folder still lo
   rows from ``start``.
 
 So ``compute()``, ``add()``, ``add_batch()`` and distributed runs accept and refuse the same
-inputs with the same messages, and no datasets or pyarrow error reaches the user.
+inputs with the same messages and give the same numbers, and no datasets or pyarrow error reaches
+the user. A refused call adds nothing: later calls number rows and score as if it never happened.
 """
+
+import re
+
+# --- Strings that Arrow cannot store -------------------------------------------------------------
+# A Python str may hold a lone surrogate ("\ud800": an escaped one is valid JSON, and the official
+# scorers compare such ids like any other), but Arrow stores strings as UTF-8, which has no code
+# for it. Such a string is stored escaped: the mark below, then its code points as UTF-8
+# (surrogates as themselves), one latin-1 character per byte; it is restored before scoring.
+#
+# Ordinary rows must cost nothing, so nothing is looked at on the way in: Arrow itself finds a lone
+# surrogate, refusing the batch (with a UnicodeEncodeError, before writing any of it). From that
+# row on, the process stores every row escaped, and a string that starts with the mark is escaped
+# too: among the rows stored escaped, a string that starts with the mark is always an escape, so
+# the encoding is injective (equal strings stay equal, different ones different). The rows stored
+# before, untouched, are read back untouched. In a distributed run, process 0 reads every
+# process's rows without knowing where each began escaping: there every row is stored escaped.
+_MARK = "\ufdd0"  # a Unicode noncharacter: reserved for a program's internal use
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _has_surrogate(text: str) -> bool:
+    return _SURROGATE.search(text) is not None
+
+
+def _unstorable(text: str) -> bool:
+    """Whether a non-ASCII string must be stored escaped (among rows stored escaped)."""
+    return text[0] == _MARK or _has_surrogate(text)
+
+
+def _escaped(text: str) -> str:
+    if text.isascii() or not _unstorable(text):
+        return text
+    return _MARK + text.encode("utf-8", "surrogatepass").decode("latin-1")
+
+
+def _marked(text: str) -> bool:
+    """Whether a non-ASCII string read back from rows stored escaped is an escape."""
+    return text[0] == _MARK
+
+
+def _restored(text: str) -> str:
+    if text.isascii() or not _marked(text):
+        return text
+    return text[1:].encode("latin-1").decode("utf-8", "surrogatepass")
+
+
+def _any_string(values, test) -> bool:
+    """Whether a non-ASCII string nested in ``values`` (dicts, lists, tuples) passes ``test``."""
+    for value in values:
+        kind = type(value)
+        if kind is str:
+            if not value.isascii() and test(value):
+                return True
+        elif kind is dict:
+            if _any_string(value.values(), test):
+                return True
+        elif kind is list or kind is tuple:
+            if _any_string(value, test):
+                return True
+        elif isinstance(value, str) and not value.isascii() and test(value):
+            return True
+    return False
+
+
+def _with_strings(value, change):
+    """``value`` rebuilt with ``change`` applied to every string nested in it."""
+    if isinstance(value, str):
+        return change(value)
+    if isinstance(value, dict):
+        return {key: _with_strings(item, change) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_with_strings(item, change) for item in value]
+    return value
+
+
+def _stored_escaped(rows: list) -> list:
+    """``rows`` as they are stored escaped."""
+    return _with_strings(rows, _escaped) if _any_string(rows, _unstorable) else rows
+
+
+def _restored_rows(rows: list) -> list:
+    """Rows read back from rows stored escaped, every escape restored."""
+    return _with_strings(rows, _restored) if _any_string(rows, _marked) else rows
+
+
+# --- The mixin -----------------------------------------------------------------------------------
 
 
 def _require_both(call: str, names: tuple[str, str], values: tuple) -> None:
@@ -33,6 +121,12 @@ class CheckedRows:
     # Rows added by this process since the last compute(): errors number rows as compute() would
     # over everything added (add_batch's third row after ten is "predictions[12]").
     _rows_added = 0
+    # The first row (numbered as above) from which this process stores rows escaped; None while
+    # it stores them as they are (see "Strings that Arrow cannot store").
+    _escaping_from = None
+
+    def _escaped_from(self):
+        return 0 if self.num_process > 1 else self._escaping_from
 
     def compute(self, *, predictions=None, references=None, **kwargs):
         """Compute the scores (see the class docs).
@@ -44,26 +138,71 @@ class CheckedRows:
             _require_both("compute()", ("predictions", "references"), (predictions, references))
             if self.num_process == 1 and self.writer is None:
                 return self._score_rows(predictions, references, **kwargs)
+            # Added here, not by evaluate's compute(): rows refused are refused before the rows
+            # added earlier are read (and so consumed), which stay for the next compute().
+            self.add_batch(predictions=predictions, references=references)
         elif self.num_process == 1 and self.writer is None:
             raise ValueError(
                 "compute() needs predictions and references, or rows added first with add() "
                 "or add_batch()"
             )
+        start = self._escaped_from()
+        if start is None:
+            try:
+                return super().compute(**kwargs)
+            finally:
+                self._rows_added = 0
+        own = self.__dict__.get("_compute")  # this instance's own _compute, if any (a test's)
+        scoring = self._compute
+        features = set(self._feature_names())
+
+        def restoring_compute(**inputs):
+            # The rows come back in the order they were added (process by process).
+            for key in features & set(inputs):
+                rows = inputs[key]
+                inputs[key] = rows[:start] + _restored_rows(rows[start:])
+            return scoring(**inputs)
+
+        self._compute = restoring_compute
         try:
-            return super().compute(predictions=predictions, references=references, **kwargs)
+            return super().compute(**kwargs)
         finally:
+            if own is None:
+                del self._compute
+            else:
+                self._compute = own
             self._rows_added = 0
+            self._escaping_from = None
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Add a batch of predictions and references (checked first; see the class docs)."""
         _require_both("add_batch()", ("predictions", "references"), (predictions, references))
         predictions, references = self._checked_rows(predictions, references, self._rows_added)
-        super().add_batch(predictions=predictions, references=references, **kwargs)
+        if self._escaped_from() is None:
+            try:
+                super().add_batch(predictions=predictions, references=references, **kwargs)
+            except UnicodeEncodeError:  # a lone surrogate: nothing of the batch was written
+                self._escaping_from = self._rows_added
+            else:
+                self._rows_added += len(predictions)
+                return
+        super().add_batch(
+            predictions=_stored_escaped(predictions),
+            references=_stored_escaped(references),
+            **kwargs,
+        )
         self._rows_added += len(predictions)
 
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Add one prediction and its reference (checked first; see the class docs)."""
         _require_both("add()", ("prediction", "reference"), (prediction, reference))
         predictions, references = self._checked_rows([prediction], [reference], self._rows_added)
+        # evaluate holds rows of add() and writes them later, with the next batch: a lone
+        # surrogate must be found now, while this row can still be stored escaped.
+        if self._escaped_from() is None and _any_string((predictions, references), _has_surrogate):
+            self._escaping_from = self._rows_added
+        if self._escaped_from() is not None:
+            predictions = _stored_escaped(predictions)
+            references = _stored_escaped(references)
         super().add(prediction=predictions[0], reference=references[0], **kwargs)
         self._rows_added += 1

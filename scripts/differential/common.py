@@ -20,6 +20,10 @@ from pathlib import Path
 from typing import Any
 
 
+class PathsDiffer(Exception):
+    """Two library paths disagreed on one case (numbers, or accepting it): a difference."""
+
+
 @dataclass
 class Outcome:
     """What one case gave: the values compared, and each difference or refusal found."""
@@ -84,6 +88,8 @@ def run(
         cli_cases += with_cli
         try:
             one = check(rng, official, with_cli)
+        except PathsDiffer as e:
+            one = Outcome(differences=[str(e)])
         except Exception as e:  # a crash of the harness or of taskeval: shown, never hidden
             one = Outcome(refusals=[f"unexpected {type(e).__name__}: {e}"])
         total.values += one.values
@@ -167,11 +173,75 @@ def metric(name: str) -> Any:
 
 
 def taskeval_compute(name: str, references: Path | None, predictions: Path, **options: Any) -> dict:
-    """``compute(**read_official(...))``: the library path a user takes with official files."""
+    """``compute(**read_official(...))``: the library path a user takes with official files.
+
+    The same rows also go through ``add_batch`` in chunks on a fresh metric object, which must
+    give the same numbers, or refuse them with the same message (else ``PathsDiffer``)."""
     import taskeval
 
     inputs = taskeval.read_official(name, references=references, predictions=predictions)
-    return metric(name).compute(**inputs, **options)
+    try:
+        result: dict | None = metric(name).compute(**inputs, **options)
+        refusal = None
+    except ValueError as e:
+        result, refusal = None, str(e)
+    try:
+        batched: dict | None = in_chunks(name, inputs, **options)
+        batched_refusal = None
+    except ValueError as e:
+        batched, batched_refusal = None, str(e)
+    # Both refusing, they may name different rows when several are bad: add_batch stops at the
+    # first chunk holding one, compute() checks every prediction before the references.
+    both_refuse = refusal is not None and batched_refusal is not None
+    if both_refuse and documented(refusal) == documented(batched_refusal):
+        raise ValueError(refusal)
+    if refusal != batched_refusal:
+        raise PathsDiffer(
+            f"add_batch: compute() {'refused: ' + refusal if refusal else 'scored'}, add_batch "
+            f"{'refused: ' + batched_refusal if batched_refusal else 'scored'}"
+        )
+    if refusal is not None:
+        raise ValueError(refusal)
+    assert result is not None and batched is not None
+    differing = [key for key in result if not _same(batched.get(key), result[key])]
+    if differing or set(batched) != set(result):
+        key = (differing or sorted(set(batched) ^ set(result)))[0]
+        raise PathsDiffer(
+            f"add_batch: {key}: compute() {result.get(key)!r}, add_batch {batched.get(key)!r}"
+        )
+    return result
+
+
+def _same(a: Any, b: Any) -> bool:
+    """``==`` with the types of numbers too (1 is not 1.0), at every level."""
+    if isinstance(b, dict):
+        return isinstance(a, dict) and a.keys() == b.keys() and all(_same(a[k], b[k]) for k in b)
+    if isinstance(b, list):
+        return isinstance(a, list) and len(a) == len(b) and all(map(_same, a, b))
+    return type(a) is type(b) and a == b
+
+
+CHUNKS = (1, 2, 3, 1, 4)  # chunk sizes, in turn: single rows and batches of several
+
+
+def in_chunks(name: str, inputs: dict, **options: Any) -> dict:
+    """A fresh metric object: ``add_batch`` of the rows in chunks, then ``compute(**options)``."""
+    import uuid
+
+    import taskeval
+
+    # Its own experiment id: a metric object refused in mid-course holds its cache file's lock
+    # until it is collected, and a new object would wait a second for it.
+    fresh = taskeval.load(name, experiment_id=uuid.uuid4().hex)
+    predictions, references = inputs["predictions"], inputs["references"]
+    start = turn = 0
+    while start < len(predictions) or start < len(references):
+        end = start + CHUNKS[turn % len(CHUNKS)]
+        fresh.add_batch(predictions=predictions[start:end], references=references[start:end])
+        start, turn = end, turn + 1
+    if turn == 0:  # no rows: compute() refuses them as it refuses them directly
+        return fresh.compute(predictions=predictions, references=references, **options)
+    return fresh.compute(**options)
 
 
 def taskeval_files(name: str, references: Path | None, predictions: Path, **options: Any) -> dict:

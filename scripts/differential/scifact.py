@@ -3,10 +3,12 @@
 Each case writes a gold ``claims.jsonl`` and a submission with edge cases: the first-3 cap and
 rationales longer than it, duplicates, empty sentence lists and claims without evidence, docs
 outside the gold, claim ids and sentence indices beyond 64 bits, escaped lone surrogates and
-Unicode in doc ids, ``\\r`` and ``\\r\\n`` line breaks. The official side is
+Unicode in doc ids (among them ids that Arrow cannot store as they are, and ids that start with
+the mark of stored escapes), ``\\r`` and ``\\r\\n`` line breaks. The official side is
 ``scifact-evaluator/evaluator/eval.py`` (its ``load_jsonl``, ``unify_label`` and ``Evaluator``
 with ``verbose``: all 12 numbers); taskeval goes through ``compute(**read_official(...))`` of
-both metrics and, every ``--cli-every``-th case, ``taskeval score`` of both.
+both metrics (and, through ``common``, ``add_batch`` in chunks on a fresh metric object of each)
+and, every ``--cli-every``-th case, ``taskeval score`` of both.
 
     python scripts/differential/scifact.py --official DIR --cases 10000
 """
@@ -34,7 +36,13 @@ from common import (
 )
 
 LABELS = ["SUPPORT", "CONTRADICT"]
-DOC_IDS = ["11", "15", "7", "4983", "0", "é", "\ud800", "12\udfff", "doc 1", "日本"]
+DOC_IDS = ["11", "15", "7", "4983", "0", "é", "doc 1", "日本", "\U0001f600"]
+# Doc ids that Arrow cannot store as they are (add_batch escapes them): lone surrogates, alone,
+# inside an id, or as a low-high pair (JSON joins only a high-low pair into one character, so
+# "\ude00\ud83d" stays two lone surrogates, next to the real "\U0001f600"), and ids that start
+# with the escape mark (a noncharacter) that stored escapes start with.
+SURROGATE_DOC_IDS = ["\ud800", "12\udfff", "\ude00\ud83d", "\ud83dx\ude00", "\udc00", "\ufdd0",
+                     "\ufdd0\ud800", "\ufdd011", "é\udbff"]  # fmt: skip
 METRICS = ("scifact_abstract", "scifact_sentence")
 
 _evaluator: Any = None
@@ -54,10 +62,10 @@ def _sentences(rng: random.Random, k: int) -> list[int]:
     return [int_edge(rng, 12, negative=False) for _ in range(k)]  # the card refuses negatives
 
 
-def _claim(rng: random.Random, claim_id: int) -> tuple[dict, dict]:
+def _claim(rng: random.Random, claim_id: int, doc_ids: list[str]) -> tuple[dict, dict]:
     gold: dict[str, list] = {}
     used: set = set()
-    for doc in rng.sample(DOC_IDS, rng.choice([0, 0, 1, 1, 2, 3])):
+    for doc in rng.sample(doc_ids, rng.choice([0, 0, 1, 1, 2, 3])):
         label = rng.choice(LABELS)
         rationales = []
         for _ in range(rng.choice([1, 1, 2, 3])):
@@ -71,7 +79,7 @@ def _claim(rng: random.Random, claim_id: int) -> tuple[dict, dict]:
         if rationales:
             gold[doc] = rationales
     predicted: dict[str, dict] = {}
-    for doc in rng.sample(DOC_IDS, rng.choice([0, 1, 1, 2, 3])):
+    for doc in rng.sample(doc_ids, rng.choice([0, 1, 1, 2, 3])):
         sentences = _sentences(rng, rng.choice([0, 1, 2, 3, 5]))
         if doc in gold and rng.random() < 0.7:
             for rationale in rng.sample(gold[doc], rng.randint(1, len(gold[doc]))):
@@ -99,7 +107,10 @@ def check(rng: random.Random, official: Path, with_cli: bool) -> Outcome:
     ids = rng.sample(range(1, 400), rng.randint(1, 6))
     if rng.random() < 0.02:  # the cards document the refusal of ids beyond int64
         ids[rng.randrange(len(ids))] = rng.choice([2**64, 2**64 + 7, -(2**63) - 1, 10**30])
-    pairs = [_claim(rng, claim_id) for claim_id in ids]
+    # Most cases draw doc ids among ordinary and unstorable ones, claim by claim (so that add_batch
+    # meets its first unstorable id after some rows); some among ordinary ids alone.
+    pool = DOC_IDS if rng.random() < 0.3 else DOC_IDS + rng.sample(SURROGATE_DOC_IDS, 4)
+    pairs = [_claim(rng, claim_id, rng.choice([DOC_IDS, pool])) for claim_id in ids]
     with tempfile.TemporaryDirectory() as folder:
         gold_path, preds_path = Path(folder) / "claims.jsonl", Path(folder) / "predictions.jsonl"
         write_jsonl(rng, gold_path, [g for g, _ in pairs])
