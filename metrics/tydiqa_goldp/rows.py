@@ -207,37 +207,15 @@ def reference_record(ref: tuple[str, list[str], list[int] | None] | None) -> dic
 
 
 def stored_rows(predictions: Any, references: Any, start: int = 0) -> tuple[list, list]:
-    """What ``add()``/``add_batch()`` store: the rows checked, as feature records. Arrow cannot
-    hold a lone surrogate (an escaped ``\\ud800`` read from JSON), which ``compute()`` scores:
-    ``refuse_lone_surrogates`` says so."""
+    """What ``add()``/``add_batch()`` store: the rows checked, as feature records (a lone
+    surrogate, which Arrow cannot hold, is escaped and restored by ``checked_metric``)."""
     check_rows(predictions, "predictions")
     check_rows(references, "references")
     if len(predictions) != len(references):  # an empty batch is fine (an idle process)
         check_lengths(len(predictions), len(references))
     preds = [prediction_of(row, start + i) for i, row in enumerate(predictions)]
     refs = [reference_of(row, start + i) for i, row in enumerate(references)]
-    refuse_lone_surrogates(preds, refs, start)
     return [prediction_record(p) for p in preds], [reference_record(r) for r in refs]
-
-
-def refuse_lone_surrogates(preds: list, refs: list, start: int) -> None:
-    """Refuse, naming the row, a checked row whose id or text holds a lone surrogate: Arrow
-    cannot store one. Only ``add()``/``add_batch()`` call this; once the shared
-    ``checked_metric.py`` stores such texts itself, this function and its call go."""
-    for side, checked_rows in (("predictions", preds), ("references", refs)):
-        for i, row in enumerate(checked_rows):
-            if row is None:
-                continue
-            texts = [row[0], row[1]] if isinstance(row[1], str) else [row[0], *row[1]]
-            try:
-                for text in texts:
-                    text.encode("utf-8")
-            except UnicodeEncodeError:
-                raise ValueError(
-                    f"{_where(side, start + i, row[0])}: a text holds a lone surrogate, which "
-                    f"add() and add_batch() cannot store; compute(predictions=..., "
-                    f"references=...) scores it"
-                ) from None
 
 
 def from_record(row: dict) -> dict:
