@@ -1,0 +1,234 @@
+"""``taskeval check fever_score``: every problem of a FEVER submission, before it is scored.
+
+Reached only through ``contract.py`` (evaluate never loads it). The rows are checked by the
+metric's own row checks (``rows``), one row at a time so that every bad row is reported, not
+the first; what the official scorer does with a row is in ``rules``.
+
+* ``--inputs``: the task's unlabelled claims (``shared_task_test.jsonl``: ``id``, ``claim``).
+  The official scorer pairs predictions with claims by position, so the predictions must list
+  the same ids in the same order: a missing, unknown or repeated id, or another order, is an
+  error.
+* ``--references``: the gold (``label``, ``evidence``); lines are paired by position, and its
+  ids, when each line has its own, are held to the same rule.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from .inputs import carries_gold
+from .rows import UnlistedEvidence, normalize_predictions, normalize_references
+from .rules import DEFAULT_MAX_EVIDENCE, NOT_ENOUGH_INFO
+
+LABELS = ("SUPPORTS", "REFUTES", NOT_ENOUGH_INFO)
+_SHOWN = 5  # lines named in a warning about many rows
+_FEW = 10  # below this many predictions, one label for all or no evidence at all is no sign
+
+
+def _lines(numbers: Sequence[int]) -> str:
+    shown = ", ".join(map(str, numbers[:_SHOWN]))
+    return shown + (f" and {len(numbers) - _SHOWN:,} more" if len(numbers) > _SHOWN else "")
+
+
+def _prediction(report: Any, path: Any, number: int, row: dict) -> tuple[str, list] | None:
+    """The row's (label, evidence) when the metric's checks take it, else None (reported)."""
+    row_id = row.get("id")
+    try:
+        ((label, evidence),) = normalize_predictions([row])
+    except ValueError as e:
+        report.refused(e, file=path, line=number, id=row_id)
+        return None
+    if isinstance(evidence, UnlistedEvidence):
+        report.error(
+            f"must be a list of [page, line] items, got {evidence.value!r}",
+            file=path,
+            line=number,
+            id=row_id,
+            field="'predicted_evidence'",
+        )
+        return None
+    records = [k for k, item in enumerate(row["predicted_evidence"]) if type(item) is dict]
+    for k in records:
+        report.error(
+            "must be a [page, line] list in an official file (the official scorer never matches "
+            f"a JSON object), got {row['predicted_evidence'][k]!r}",
+            file=path,
+            line=number,
+            id=row_id,
+            field=f"'predicted_evidence'[{k}]",
+        )
+    if label.upper() not in LABELS:
+        report.error(
+            f"must be one of {', '.join(LABELS)} (compared upper-cased); the scorer counts "
+            f"{label!r} wrong on every claim",
+            file=path,
+            line=number,
+            id=row_id,
+            field="'predicted_label'",
+        )
+    if carries_gold(row):
+        try:
+            normalize_references([row])
+        except ValueError as e:
+            report.refused(e, file=path, line=number, id=row_id)
+    return None if records else (label, evidence)
+
+
+def _gold(report: Any, path: Any, rows: list[tuple[int, Any]]) -> None:
+    for number, row in rows:
+        if type(row) is not dict:
+            report.error(f"expected a JSON object, got {row!r}", file=path, line=number)
+            continue
+        try:
+            normalize_references([row])
+        except ValueError as e:
+            report.refused(e, file=path, line=number, id=row.get("id"))
+
+
+def _claim_ids(report: Any, path: Any, rows: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
+    """(line, id) of each claim of the inputs; a line without an id is reported."""
+    ids = []
+    for number, row in rows:
+        if type(row) is not dict or "id" not in row:
+            report.error("expected a JSON object with an 'id'", file=path, line=number)
+            continue
+        ids.append((number, row["id"]))
+    return ids
+
+
+def _match_ids(
+    report: Any, expected: list[tuple[int, Any]], where: Any, predictions: list, path: Any
+) -> None:
+    """The predictions list the claims of ``expected`` (lines of file ``where``), once each and
+    in the same order: the scorer pairs rows by position."""
+    known = {claim_id: number for number, claim_id in expected}
+    seen: dict[Any, int] = {}
+    for number, row in predictions:
+        if type(row) is not dict:
+            continue
+        if "id" not in row:
+            report.error(
+                f"missing: the claims of {where} are paired with predictions by their id's "
+                f"position",
+                file=path,
+                line=number,
+                field="'id'",
+            )
+            continue
+        claim_id = row["id"]
+        if not _hashable(claim_id) or claim_id not in known:
+            report.error(f"is not a claim of {where}", file=path, line=number, id=claim_id)
+        elif claim_id in seen:
+            report.error(
+                f"is predicted twice (first on line {seen[claim_id]})",
+                file=path,
+                line=number,
+                id=claim_id,
+                field="'id'",
+            )
+        else:
+            seen[claim_id] = number
+    for number, claim_id in expected:
+        if claim_id not in seen:
+            report.error(
+                f"has no prediction ({len(expected) - len(seen):,} of {len(expected):,} claims "
+                f"have none)",
+                file=where,
+                line=number,
+                id=claim_id,
+                field="'id'",
+            )
+    _order(report, expected, where, seen, path)
+
+
+def _order(report: Any, expected: list, where: Any, seen: dict, path: Any) -> None:
+    predicted = sorted(seen, key=seen.__getitem__)
+    in_order = [claim_id for _, claim_id in expected if claim_id in seen]
+    if predicted == in_order:
+        return
+    out = sum(a != b for a, b in zip(predicted, in_order))
+    first = next(i for i, (a, b) in enumerate(zip(predicted, in_order)) if a != b)
+    report.error(
+        f"predictions are not in the order of {where}: this line has id {predicted[first]!r} "
+        f"where the claims have {in_order[first]!r} ({out:,} predictions out of place); the "
+        f"scorer pairs rows by position",
+        file=path,
+        line=seen[predicted[first]],
+        id=predicted[first],
+        field="'id'",
+    )
+
+
+def _hashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _warnings(report: Any, path: Any, scored: list[tuple[int, str, list]]) -> None:
+    longer = [number for number, _, evidence in scored if len(evidence) > DEFAULT_MAX_EVIDENCE]
+    if longer:
+        report.warning(
+            f"{len(longer):,} predictions list more than {DEFAULT_MAX_EVIDENCE} evidence "
+            f"sentences (lines {_lines(longer)}): the scorer counts only the first "
+            f"{DEFAULT_MAX_EVIDENCE} and drops the others silently",
+            file=path,
+            line=longer[0],
+            field="'predicted_evidence'",
+        )
+    labels = Counter(label.upper() for _, label, _ in scored)
+    if len(scored) >= _FEW and len(labels) == 1:
+        report.warning(
+            f"every prediction is {next(iter(labels))!r}", file=path, field="'predicted_label'"
+        )
+    verifiable = [evidence for _, label, evidence in scored if label.upper() != NOT_ENOUGH_INFO]
+    if len(scored) >= _FEW and verifiable and not any(verifiable):
+        report.warning(
+            "no SUPPORTS or REFUTES prediction has any evidence: none can be strictly right",
+            file=path,
+            field="'predicted_evidence'",
+        )
+
+
+def run(files: Any, report: Any) -> None:
+    """Check ``files.predictions`` (with ``files.inputs``, ``files.references``) into
+    ``report``."""
+    path = files.predictions
+    rows = report.jsonl(path)
+    report.rows = len(rows)
+    scored = []
+    for number, row in rows:
+        if type(row) is not dict:
+            report.error(f"expected a JSON object, got {row!r}", file=path, line=number)
+            continue
+        prediction = _prediction(report, path, number, row)
+        if prediction is not None:
+            scored.append((number, *prediction))
+    if not rows and not report.problems:
+        report.error("has no prediction: the FEVER scores are averages over claims", file=path)
+    for inputs in files.inputs:
+        _match_ids(report, _claim_ids(report, inputs, report.jsonl(inputs)), inputs, rows, path)
+    if files.references is not None:
+        _check_references(report, files.references, rows, path, match=not files.inputs)
+    _warnings(report, path, scored)
+
+
+def _check_references(report: Any, references: Any, rows: list, path: Any, match: bool) -> None:
+    gold = report.jsonl(references)
+    _gold(report, references, gold)
+    if len(gold) != len(rows):
+        report.error(
+            f"has {len(gold):,} lines but the predictions have {len(rows):,}: the scorer pairs "
+            f"them by position",
+            file=references,
+        )
+    ids = [(n, row["id"]) for n, row in gold if type(row) is dict and "id" in row]
+    # The official fixture's gold redacts ids (all 0): ids are compared only when each gold
+    # line has its own.
+    if match and len(ids) == len(gold) and all(map(_hashable, (i for _, i in ids))):
+        if len({i for _, i in ids}) == len(ids):
+            _match_ids(report, ids, references, rows, path)

@@ -1,0 +1,313 @@
+"""``taskeval check``: every problem of a submission, found before a scorer or a leaderboard does.
+
+A leaderboard scores a file once, late, and says little. ``check(metric, predictions, inputs,
+references)`` reads the submission with the task's unlabelled test inputs (and the gold, when the
+user has it) and lists every problem, each with its file, line, id and field, at one of two
+levels:
+
+* ``error``: the official scorer would crash or refuse the file, or would score a line other than
+  the user surely meant (a missing or unknown id, rows out of order where it pairs by position,
+  a label outside the task's vocabulary, an index outside the document);
+* ``warning``: legal, but likely a mistake (evidence beyond what the scorer counts, one label
+  for every claim).
+
+What is checked is the metric's own business: its ``contract.py`` declares a ``SubmissionCheck``
+whose ``run(files, report)`` reads the files and reports through the ``Collector`` given to it.
+This module holds what every metric shares: the report, its text and JSON forms, the reading of
+JSONL files line by line with each unreadable line reported, and the command line's ``check``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .registry import contract as metric_contract
+
+__all__ = [
+    "ERROR",
+    "WARNING",
+    "CheckFiles",
+    "Collector",
+    "Problem",
+    "Report",
+    "check",
+    "format_report",
+]
+
+ERROR, WARNING = "error", "warning"
+_PathLike = str | os.PathLike
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem: its ``level`` (``"error"`` or ``"warning"``), where it is (``file``, 1-based
+    ``line``, the row's ``id``, the ``field``; each None when it does not apply) and what it is."""
+
+    level: str
+    file: str | None
+    line: int | None
+    id: Any
+    field: str | None
+    message: str
+
+    def location(self) -> str:
+        """``file:line`` (or the part known)."""
+        where = self.file or ""
+        if self.line is not None:
+            where += f":{self.line}"
+        return where
+
+    def text(self) -> str:
+        """One line: ``file:line: level: id X, field F: message``."""
+        about = []
+        if self.id is not None:
+            about.append(f"id {self.id!r}")
+        if self.field and f"field {self.field}" not in self.message:
+            about.append(f"field {self.field}")
+        head = f"{self.location()}: " if self.location() else ""
+        return f"{head}{self.level}: " + (f"{', '.join(about)}: " if about else "") + self.message
+
+
+@dataclass(frozen=True)
+class CheckFiles:
+    """The files a metric's check reads: the submission, the task's unlabelled test inputs (one
+    or more files, in the order given) and the gold, when the user has it."""
+
+    predictions: Path
+    inputs: tuple[Path, ...] = ()
+    references: Path | None = None
+
+
+@dataclass
+class Report:
+    """What ``check`` found: every problem, in the order found; ``rows``, the number of
+    prediction rows read."""
+
+    metric: str
+    files: CheckFiles
+    problems: list[Problem] = field(default_factory=list)
+    rows: int = 0
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.level == ERROR]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.level == WARNING]
+
+    @property
+    def ok(self) -> bool:
+        """No error: the official scorer reads the submission as meant (warnings aside)."""
+        return not self.errors
+
+    def summary(self) -> str:
+        n_errors, n_warnings = len(self.errors), len(self.warnings)
+        counts = f"{_plural(n_errors, 'error')}, {_plural(n_warnings, 'warning')}"
+        rows = f" in {_plural(self.rows, 'prediction')}" if self.rows else ""
+        verdict = (
+            "the scorer would fail on it or score it other than meant"
+            if n_errors
+            else "ready to score"
+        )
+        return f"{self.metric} {self.files.predictions}: {counts}{rows}: {verdict}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as JSON-ready values (what ``taskeval check --json`` prints)."""
+        return {
+            "metric": self.metric,
+            "predictions": str(self.files.predictions),
+            "inputs": [str(p) for p in self.files.inputs],
+            "references": None if self.files.references is None else str(self.files.references),
+            "rows": self.rows,
+            "ok": self.ok,
+            "errors": len(self.errors),
+            "warnings": len(self.warnings),
+            "problems": [_json_ready(asdict(p)) for p in self.problems],
+        }
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def _json_ready(problem: dict[str, Any]) -> dict[str, Any]:
+    value = problem["id"]
+    if value is not None and not isinstance(value, (str, int, float, bool)):
+        problem["id"] = repr(value)
+    return problem
+
+
+def format_report(report: Report, limit: int | None = None) -> str:
+    """The report for people: one line per problem (the first ``limit`` ones, when given), then
+    the summary line."""
+    shown = report.problems if limit is None else report.problems[:limit]
+    lines = [p.text() for p in shown]
+    if len(shown) < len(report.problems):
+        lines.append(f"... and {len(report.problems) - len(shown):,} more")
+    lines.append(report.summary())
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# What a metric's check reports through
+
+
+# "predictions[3] (id 5): " and "file, line 3: " prefixes of the metrics' row errors, and the
+# field they name ("field 'evidence'[0]['label'] ...", "missing field 'id'").
+_ROW_PREFIX = re.compile(r"^(?:\w+\[\d+\]|.+?, line \d+)(?: \((?:example_)?id [^)]*\))?: ")
+_FIELD = re.compile(r"field ((?:'[^']*'|\w+)(?:\[[^\]]*\])*)")
+
+
+class Collector:
+    """Handed to a metric's check: it reports problems (``error``, ``warning``), turns a row
+    error of the metric's own checks into a problem (``refused``) and reads JSONL files line by
+    line (``jsonl``), reporting each unreadable line and going on."""
+
+    def __init__(self, files: CheckFiles) -> None:
+        self.files = files
+        self.problems: list[Problem] = []
+        self.rows = 0
+
+    def error(
+        self,
+        message: str,
+        *,
+        file: _PathLike | None = None,
+        line: int | None = None,
+        id: Any = None,
+        field: str | None = None,
+    ) -> None:
+        self._add(ERROR, message, file, line, id, field)
+
+    def warning(
+        self,
+        message: str,
+        *,
+        file: _PathLike | None = None,
+        line: int | None = None,
+        id: Any = None,
+        field: str | None = None,
+    ) -> None:
+        self._add(WARNING, message, file, line, id, field)
+
+    def _add(
+        self, level: str, message: str, file: Any, line: int | None, id: Any, field: str | None
+    ) -> None:
+        name = None if file is None else str(file)
+        self.problems.append(Problem(level, name, line, id, field, message))
+
+    def refused(
+        self,
+        error: Exception,
+        *,
+        file: _PathLike | None = None,
+        line: int | None = None,
+        id: Any = None,
+        level: str = ERROR,
+    ) -> None:
+        """A ``ValueError`` of the metric's row checks as a problem: the row's place is dropped
+        from the message (``file``, ``line`` and ``id`` say it) and the field it names kept."""
+        message = " ".join(str(error).split())
+        message = _ROW_PREFIX.sub("", message, count=1)
+        match = _FIELD.search(message)
+        self._add(level, message, file, line, id, match.group(1) if match else None)
+
+    def jsonl(self, path: _PathLike, *, gzip_by_name: bool = False) -> list[tuple[int, Any]]:
+        """``(line number, value)`` of each line of a JSONL file that reads as JSON; each other
+        line (blank, not JSON) is reported as an error, as is a file that cannot be read.
+        ``gzip_by_name``: a name containing ``.gz`` is read as gzip."""
+        rows = []
+        try:
+            for number, text in _lines(Path(path), gzip_by_name):
+                if not text.strip():
+                    self.error(
+                        "blank line: the official scorer reads every line as JSON",
+                        file=path,
+                        line=number,
+                    )
+                    continue
+                try:
+                    rows.append((number, _loads(text)))
+                except ValueError as e:
+                    self.error(f"not JSON: {e}", file=path, line=number)
+        except UnicodeDecodeError as e:
+            self.error(f"not UTF-8 text ({e.reason} at byte {e.start} of a line)", file=path)
+        except (OSError, EOFError) as e:
+            self.error(f"cannot be read: {e.strerror or e}", file=path)
+        return rows
+
+
+def _lines(path: Path, gzip_by_name: bool) -> Iterator[tuple[int, str]]:
+    """The lines of a text file as the official scorers see them (universal newlines, UTF-8),
+    numbered from 1, without their line end."""
+    raw: Any = gzip.open(path, "rb") if gzip_by_name and ".gz" in path.name else open(path, "rb")
+    with raw, io.TextIOWrapper(raw, encoding="utf-8", newline=None) as text:
+        for number, line in enumerate(text, 1):
+            yield number, line.rstrip("\n")
+
+
+try:
+    from orjson import loads as _fast_loads
+except ImportError:  # json alone: slower, same values
+    _fast_loads = None
+
+
+def _loads(text: str) -> Any:
+    """A line's JSON value as Python's ``json`` reads it (orjson first where it reads the same:
+    it refuses NaN and lone surrogates, and reads huge integers as floats)."""
+    if _fast_loads is not None:
+        try:
+            value = _fast_loads(text)
+        except ValueError:
+            return json.loads(text)
+        if type(value) is not float:
+            return value
+    return json.loads(text)
+
+
+# ---------------------------------------------------------------------------------------------
+# The entry point
+
+
+def _paths(inputs: _PathLike | Sequence[_PathLike] | None) -> tuple[Path, ...]:
+    if inputs is None:
+        return ()
+    if isinstance(inputs, (str, os.PathLike)):
+        return (Path(inputs),)
+    return tuple(Path(p) for p in inputs)
+
+
+def check(
+    metric: str,
+    predictions: _PathLike,
+    inputs: _PathLike | Sequence[_PathLike] | None = None,
+    references: _PathLike | None = None,
+) -> Report:
+    """Every problem of the submission ``predictions`` for ``metric``, read with the task's
+    unlabelled test ``inputs`` (a path, or several: SciFact's claims and corpus) and the gold
+    ``references`` when given. Raises ``ValueError`` for an unknown metric, one without a check,
+    or a missing predictions path; problems of the files themselves are in the report."""
+    from .api import metric_names
+
+    (name,) = metric_names([metric])
+    declared = metric_contract(name).check
+    if declared is None:
+        raise ValueError(f"metric {name!r} declares no submission check")
+    files = CheckFiles(
+        Path(predictions), _paths(inputs), None if references is None else Path(references)
+    )
+    for path in (files.predictions, *files.inputs, *filter(None, [files.references])):
+        if not path.exists():
+            raise ValueError(f"{path}: no such file or folder")
+    collector = Collector(files)
+    declared.run(files, collector)
+    return Report(name, files, collector.problems, collector.rows)
