@@ -221,6 +221,72 @@ class Collector:
         match = _FIELD.search(message)
         self._add(level, message, file, line, id, match.group(1) if match else None)
 
+    def match_ids(
+        self,
+        expected: Sequence[tuple[int, Any]],
+        expected_file: _PathLike,
+        predicted: Sequence[tuple[int, Any]],
+        predicted_file: _PathLike,
+        *,
+        by_position: bool,
+        what: str = "item",
+    ) -> None:
+        """The predictions (``(line, id)``) answer each item of ``expected`` (``(line, id)`` in
+        ``expected_file``) once, and, where the scorer pairs rows ``by_position``, in the same
+        order. Reported: an unknown id, an id predicted twice, an item without prediction, and
+        the first line out of order."""
+        known = {_key(item_id) for _, item_id in expected}
+        seen: dict[Any, int] = {}
+        for number, item_id in predicted:
+            key = _key(item_id)
+            if key not in known:
+                self.error(
+                    f"is not {_a(what)} of {expected_file}",
+                    file=predicted_file,
+                    line=number,
+                    id=item_id,
+                    field="'id'",
+                )
+            elif key in seen:
+                self.error(
+                    f"is predicted twice (first on line {seen[key]})",
+                    file=predicted_file,
+                    line=number,
+                    id=item_id,
+                    field="'id'",
+                )
+            else:
+                seen[key] = number
+        missing = [(n, item_id) for n, item_id in expected if _key(item_id) not in seen]
+        for number, item_id in missing:
+            self.error(
+                f"has no prediction ({len(missing):,} of {len(expected):,} {what}s have none)",
+                file=expected_file,
+                line=number,
+                id=item_id,
+                field="'id'",
+            )
+        if by_position:
+            self._order(expected, expected_file, seen, predicted_file, what)
+
+    def _order(
+        self, expected: Sequence, expected_file: Any, seen: dict, predicted_file: Any, what: str
+    ) -> None:
+        predicted = sorted(seen, key=seen.__getitem__)
+        in_order = [_key(item_id) for _, item_id in expected if _key(item_id) in seen]
+        out = [i for i, (a, b) in enumerate(zip(predicted, in_order)) if a != b]
+        if out:
+            first = out[0]
+            self.error(
+                f"out of order: the predictions hold id {predicted[first][1]!r} here where "
+                f"{expected_file} has {in_order[first][1]!r} ({len(out):,} predictions out of "
+                f"place); the scorer pairs rows by position",
+                file=predicted_file,
+                line=seen[predicted[first]],
+                id=predicted[first][1],
+                field="'id'",
+            )
+
     def jsonl(self, path: _PathLike, *, gzip_by_name: bool = False) -> list[tuple[int, Any]]:
         """``(line number, value)`` of each line of a JSONL file that reads as JSON; each other
         line (blank, not JSON) is reported as an error, as is a file that cannot be read.
@@ -244,6 +310,20 @@ class Collector:
         except (OSError, EOFError) as e:
             self.error(f"cannot be read: {e.strerror or e}", file=path)
         return rows
+
+
+def _key(value: Any) -> Any:
+    """An id as a dict key: ids are compared by value and type (``1`` is not ``"1"`` nor
+    ``True``), and an unhashable one by its JSON text."""
+    try:
+        hash(value)
+    except TypeError:
+        return (type(value).__name__, json.dumps(value, sort_keys=True, default=repr), value)
+    return (type(value).__name__, value)
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
 
 
 def _lines(path: Path, gzip_by_name: bool) -> Iterator[tuple[int, str]]:
@@ -310,4 +390,13 @@ def check(
             raise ValueError(f"{path}: no such file or folder")
     collector = Collector(files)
     declared.run(files, collector)
-    return Report(name, files, collector.problems, collector.rows)
+    return Report(name, files, _in_file_order(collector.problems), collector.rows)
+
+
+def _in_file_order(problems: list[Problem]) -> list[Problem]:
+    """Problems file by file (in the order first named), each file's in line order; problems of
+    a whole file first."""
+    files: dict[str | None, int] = {}
+    for p in problems:
+        files.setdefault(p.file, len(files))
+    return sorted(problems, key=lambda p: (files[p.file], p.line or 0))
