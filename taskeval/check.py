@@ -20,10 +20,10 @@ JSONL files line by line with each unreadable line reported, and the command lin
 from __future__ import annotations
 
 import gzip
-import io
 import json
 import os
 import re
+import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -289,12 +289,12 @@ class Collector:
 
     def jsonl(self, path: _PathLike, *, gzip_by_name: bool = False) -> list[tuple[int, Any]]:
         """``(line number, value)`` of each line of a JSONL file that reads as JSON; each other
-        line (blank, not JSON) is reported as an error, as is a file that cannot be read.
-        ``gzip_by_name``: a name containing ``.gz`` is read as gzip."""
+        line (blank, not JSON, not UTF-8) is reported as an error, as is a file that cannot be
+        read. ``gzip_by_name``: a name containing ``.gz`` is read as gzip."""
         rows = []
         try:
-            for number, text in _lines(Path(path), gzip_by_name):
-                if not text.strip():
+            for number, data in _lines(Path(path), gzip_by_name):
+                if not data.strip():
                     self.error(
                         "blank line: the official scorer reads every line as JSON",
                         file=path,
@@ -302,13 +302,11 @@ class Collector:
                     )
                     continue
                 try:
-                    rows.append((number, _loads(text)))
-                except ValueError as e:
+                    rows.append((number, _loads(data)))
+                except ValueError as e:  # UnicodeDecodeError too
                     self.error(f"not JSON: {e}", file=path, line=number)
-        except UnicodeDecodeError as e:
-            self.error(f"not UTF-8 text ({e.reason} at byte {e.start} of a line)", file=path)
-        except (OSError, EOFError) as e:
-            self.error(f"cannot be read: {e.strerror or e}", file=path)
+        except (OSError, EOFError, zlib.error) as e:
+            self.error(f"cannot be read: {getattr(e, 'strerror', None) or e}", file=path)
         return rows
 
 
@@ -318,7 +316,7 @@ def _key(value: Any) -> Any:
     try:
         hash(value)
     except TypeError:
-        return (type(value).__name__, json.dumps(value, sort_keys=True, default=repr), value)
+        return (type(value).__name__, json.dumps(value, sort_keys=True, default=repr))
     return (type(value).__name__, value)
 
 
@@ -326,13 +324,24 @@ def _a(word: str) -> str:
     return ("an " if word[:1] in "aeiou" else "a ") + word
 
 
-def _lines(path: Path, gzip_by_name: bool) -> Iterator[tuple[int, str]]:
-    """The lines of a text file as the official scorers see them (universal newlines, UTF-8),
-    numbered from 1, without their line end."""
-    raw: Any = gzip.open(path, "rb") if gzip_by_name and ".gz" in path.name else open(path, "rb")
-    with raw, io.TextIOWrapper(raw, encoding="utf-8", newline=None) as text:
-        for number, line in enumerate(text, 1):
-            yield number, line.rstrip("\n")
+try:  # ISA-L inflates gzip about 3x faster than zlib (package isal), with the same API
+    from isal import igzip as _gzip
+except ImportError:
+    _gzip = gzip
+
+
+def _lines(path: Path, gzip_by_name: bool) -> Iterator[tuple[int, bytes]]:
+    """The lines of a text file as the official scorers see them, numbered from 1, without
+    their line end: split at ``\\n``, ``\\r\\n`` and a lone ``\\r`` (universal newlines; JSON
+    text holds no raw ``\\r`` inside a value)."""
+    raw: Any = _gzip.open(path, "rb") if gzip_by_name and ".gz" in path.name else open(path, "rb")
+    number = 0
+    with raw:
+        for line in raw:
+            line = line.rstrip(b"\n").removesuffix(b"\r")
+            for part in line.split(b"\r") if b"\r" in line else (line,):
+                number += 1
+                yield number, part
 
 
 try:
@@ -341,17 +350,26 @@ except ImportError:  # json alone: slower, same values
     _fast_loads = None
 
 
-def _loads(text: str) -> Any:
-    """A line's JSON value as Python's ``json`` reads it (orjson first where it reads the same:
-    it refuses NaN and lone surrogates, and reads huge integers as floats)."""
+def _loads(data: bytes) -> Any:
+    """A line's JSON value as Python's ``json`` reads it from UTF-8 text (orjson first where it
+    reads the same: it refuses NaN and lone surrogates, and reads huge integers as floats)."""
     if _fast_loads is not None:
         try:
-            value = _fast_loads(text)
+            value = _fast_loads(data)
         except ValueError:
-            return json.loads(text)
-        if type(value) is not float:
+            return json.loads(data.decode("utf-8"))
+        if not _has_float(value):
             return value
-    return json.loads(text)
+    return json.loads(data.decode("utf-8"))
+
+
+def _has_float(value: Any) -> bool:
+    """Whether a parsed value holds a float anywhere (orjson reads a huge integer as one)."""
+    if type(value) is dict:
+        return any(map(_has_float, value.values()))
+    if type(value) is list:
+        return any(map(_has_float, value))
+    return type(value) is float
 
 
 # ---------------------------------------------------------------------------------------------
