@@ -70,10 +70,7 @@ def _prediction(report: Any, path: Any, number: int, row: dict) -> tuple[str, li
             field=f"'predicted_evidence'[{k}]",
         )
     if carries_gold(row):
-        try:
-            normalize_references([row])
-        except ValueError as e:
-            report.refused(e, file=path, line=number, id=row_id)
+        _gold_row(report, path, number, row)
     return None if records else (label, evidence)
 
 
@@ -82,10 +79,25 @@ def _gold(report: Any, path: Any, rows: list[tuple[int, Any]]) -> None:
         if type(row) is not dict:
             report.error(f"expected a JSON object, got {row!r}", file=path, line=number)
             continue
-        try:
-            normalize_references([row])
-        except ValueError as e:
-            report.refused(e, file=path, line=number, id=row.get("id"))
+        _gold_row(report, path, number, row)
+
+
+def _gold_row(report: Any, path: Any, number: int, row: dict) -> None:
+    """A gold line (of the references, or a prediction line carrying its own gold)."""
+    label = row.get("label")
+    if isinstance(label, str) and label.upper() not in LABELS:
+        report.error(
+            f"must be one of {', '.join(LABELS)} (compared upper-cased); no prediction matches "
+            f"{label!r}, and its evidence is scored as if the claim were verifiable",
+            file=path,
+            line=number,
+            id=row.get("id"),
+            field="'label'",
+        )
+    try:
+        normalize_references([row])
+    except ValueError as e:
+        report.refused(e, file=path, line=number, id=row.get("id"))
 
 
 def _claim_ids(report: Any, path: Any, rows: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
@@ -161,7 +173,10 @@ def run(files: Any, report: Any) -> None:
         report.error("has no prediction: the FEVER scores are averages over claims", file=path)
     for inputs in files.inputs:
         _match_ids(report, _claim_ids(report, inputs, report.jsonl(inputs)), inputs, rows, path)
-    if files.references is not None:
+    # Lines carrying their own gold are scored with it: the references are read for the others.
+    if files.references is not None and not all(
+        type(row) is dict and carries_gold(row) for _, row in rows
+    ):
         _check_references(report, files.references, rows, path, match=not files.inputs)
     _warnings(report, path, scored)
 

@@ -230,9 +230,13 @@ def run(files: Any, report: Any) -> None:
     if corpus is not None:
         _against_corpus(report, path, rows, corpus, corpus_file)
     if files.references is not None:
-        gold = _rows(report, files.references, report.jsonl(files.references), gold=True)
+        gold_lines = report.jsonl(files.references)
+        _rows(report, files.references, gold_lines, gold=True)
         if claims_file is None:
+            gold_ids = [
+                (n, row["id"]) for n, row in gold_lines if type(row) is dict and "id" in row
+            ]
             report.match_ids(
-                _ids(gold), files.references, _ids(shaped), path, by_position=True, what="claim"
+                gold_ids, files.references, _ids(shaped), path, by_position=True, what="claim"
             )
     _warnings(report, path, rows)

@@ -52,19 +52,35 @@ def _as_official(row: dict) -> dict:
     return converted or row
 
 
-def _predictions(report: Any, path: Any) -> list[tuple[int, tuple]]:
-    """(line, compact prediction) of each line the scorer reads; the others reported."""
-    out = []
-    for number, row in report.jsonl(path):
+def _predictions(report: Any, path: Any) -> tuple[list[tuple[int, tuple]], list[tuple[int, Any]]]:
+    """(line, compact prediction) of each line the scorer reads, the others reported; and
+    (line, example_id) of every line that names one, read or not."""
+    out, ids = [], []
+    lines = report.jsonl(path)
+    for number, row in lines:
         row_id = row.get("example_id") if type(row) is dict else None
+        if row_id is not None:
+            ids.append((number, row_id))
         try:
             if type(row) is not dict:
                 raise ValueError(f"expected a JSON object, got {row!r}")
-            out.append((number, normalize_prediction(_as_official(row), "predictions[0]")))
+            pred = normalize_prediction(_as_official(row), "predictions[0]")
         except ValueError as e:
             report.refused(e, file=path, line=number, id=row_id)
-    report.rows = len(out)
-    return out
+            continue
+        if pred[4] >= 0 and pred[4] == pred[5]:
+            report.error(
+                f"[{pred[4]}, {pred[5]}) is empty, surely not meant (the official scorer fails on one "
+                f"inside a gold span: AssertionError); -1, -1 is the null span",
+                file=path,
+                line=number,
+                id=row_id,
+                field="'minimal_answer'",
+            )
+            continue
+        out.append((number, pred))
+    report.rows = len(lines)
+    return out, ids
 
 
 def _candidates(value: Any) -> list | None:
@@ -170,7 +186,7 @@ def run(files: Any, report: Any) -> None:
     """Check ``files.predictions`` (with ``files.inputs``, ``files.references``) into
     ``report``."""
     path = files.predictions
-    predictions = _predictions(report, path)
+    predictions, ids = _predictions(report, path)
     examples: dict[int, _Example] = {}
     source = None
     for inputs in files.inputs:
@@ -182,8 +198,7 @@ def run(files: Any, report: Any) -> None:
             examples, source = gold, files.references
     if source is not None:
         expected = [(e.line, example_id) for example_id, e in examples.items()]
-        predicted = [(number, pred[0]) for number, pred in predictions]
-        report.match_ids(expected, source, predicted, path, by_position=False, what="example")
+        report.match_ids(expected, source, ids, path, by_position=False, what="example")
         for number, pred in predictions:
             example = examples.get(pred[0])
             if example is not None:
