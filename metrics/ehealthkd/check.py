@@ -7,9 +7,9 @@ of them; each file is read as the official ``evaltest`` reads it (universal newl
 lines, global character offsets over the stripped sentences joined by one newline, a key phrase
 placed in the sentence of its first pair) and every line checked, not only the first bad one.
 
-The sentences come from ``--inputs`` (``input_scenarioN.txt``, or a folder holding it), else from
-the gold folder (``--references``), else from the submission's own ``output_scenarioN.txt`` or
-``input_scenarioN.txt``, as the official tool takes them.
+The sentences are the submission's own ``output_scenarioN.txt`` or ``input_scenarioN.txt``, as the
+official tool reads them, else those of ``--inputs`` (``input_scenarioN.txt``, or a folder
+holding it), else those of the gold folder (``--references``).
 
 Errors: a line the official reader refuses, a label outside the task's vocabulary (key phrase
 labels are compared case-sensitively; any other never matches), a span outside its sentence, a
@@ -79,8 +79,12 @@ class _Sentences:
 
 
 def _sentence_file(folder: Path, n: str, files: Any) -> Path | None:
-    """The sentences of scenario ``n``: from the inputs, the gold, or the submission itself."""
+    """The sentences of scenario ``n``: the submission's own (what the official tool reads its
+    offsets against), else the inputs', else the gold's."""
     name = f"input_scenario{n}.txt"
+    for own in (f"output_scenario{n}.txt", name):
+        if (folder / own).is_file():
+            return folder / own
     for path in files.inputs:
         if path.is_file() and (path.name == name or len(files.inputs) == 1):
             return path
@@ -97,9 +101,6 @@ def _sentence_file(folder: Path, n: str, files: Any) -> Path | None:
         found = sorted(reference.rglob(name))
         if found:
             return found[0]
-    for own in (f"output_scenario{n}.txt", name):
-        if (folder / own).is_file():
-            return folder / own
     return None
 
 
