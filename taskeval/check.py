@@ -25,7 +25,7 @@ import json
 import os
 import re
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -288,13 +288,31 @@ class Collector:
                 field="'id'",
             )
 
-    def jsonl(self, path: _PathLike, *, gzip_by_name: bool = False) -> list[tuple[int, Any]]:
+    def jsonl(
+        self, path: _PathLike, *, gzip_by_name: bool = False, huge_ints: bool = True
+    ) -> list[tuple[int, Any]]:
         """``(line number, value)`` of each line of a JSONL file that reads as JSON; each other
         line (blank, not JSON, not UTF-8) is reported as an error, as is a file that cannot be
-        read. ``gzip_by_name``: a name containing ``.gz`` is read as gzip."""
-        rows = []
+        read. ``gzip_by_name``: a name containing ``.gz`` is read as gzip. ``huge_ints=False``:
+        an integer beyond [-2**63, 2**64) may be read as a float (faster: for files where such a
+        number is wrong either way, or never read)."""
+        return list(self.iter_jsonl(path, gzip_by_name=gzip_by_name, huge_ints=huge_ints))
+
+    def iter_jsonl(
+        self,
+        path: _PathLike,
+        *,
+        gzip_by_name: bool = False,
+        huge_ints: bool = True,
+        loads: Callable[[bytes], Any] | None = None,
+    ) -> Iterator[tuple[int, Any]]:
+        """``jsonl`` one line at a time: for files too big to hold (documents). ``loads``: reads
+        a line's bytes instead of the JSON reader (raising ``ValueError`` on a line that is not
+        JSON), for a metric that picks a few fields out of long lines."""
         try:
-            for number, data, exact in _lines(Path(path), gzip_by_name):
+            # (with a reader of the metric's own, no line is searched for huge integers)
+            exact_only = huge_ints and loads is None
+            for number, data, exact in _lines(Path(path), gzip_by_name, exact_only):
                 if not data.strip():
                     self.error(
                         "blank line: the official scorer reads every line as JSON",
@@ -303,12 +321,13 @@ class Collector:
                     )
                     continue
                 try:
-                    rows.append((number, _loads(data, exact)))
+                    value = _loads(data, exact) if loads is None else loads(data)
                 except ValueError as e:  # UnicodeDecodeError too
                     self.error(f"not JSON: {e}", file=path, line=number)
+                    continue
+                yield number, value
         except (OSError, EOFError, zlib.error) as e:
             self.error(f"cannot be read: {getattr(e, 'strerror', None) or e}", file=path)
-        return rows
 
 
 def _key(value: Any) -> Any:
@@ -331,26 +350,31 @@ def _a(word: str) -> str:
 # Integers orjson reads as floats (beyond [-2**63, 2**64)) have 20 digits, or 19 after a minus.
 _LONG_INT = re.compile(rb"\d{20}|-\d{19}")
 
-try:  # ISA-L inflates gzip about 3x faster than zlib (package isal), with the same API
-    from isal import igzip as _gzip
-except ImportError:
-    _gzip = gzip
+
+def _open_gzip(path: Path) -> Any:
+    """A gzip file for reading: inflated by ISA-L in a thread of its own when the package isal
+    is there (about 3x faster than zlib, and beside the parsing), else by zlib."""
+    try:
+        from isal import igzip_threaded
+    except ImportError:
+        return gzip.open(path, "rb")
+    return igzip_threaded.open(path, "rb", threads=1)
 
 
-def _lines(path: Path, gzip_by_name: bool) -> Iterator[tuple[int, bytes, bool]]:
+def _lines(path: Path, gzip_by_name: bool, huge_ints: bool) -> Iterator[tuple[int, bytes, bool]]:
     """The lines of a text file as the official scorers see them, numbered from 1, without
     their line end: split at ``\\n``, ``\\r\\n`` and a lone ``\\r`` (universal newlines; JSON
     text holds no raw ``\\r`` inside a value). With each, whether orjson reads it exactly (no
     integer of 20 digits in it): a plain file is searched once, a gzip file line by line."""
     if gzip_by_name and ".gz" in path.name:
-        with _gzip.open(path, "rb") as raw:
-            yield from _split(raw, None)
+        with _open_gzip(path) as raw:
+            yield from _split(raw, None if huge_ints else True)
     else:
         data = path.read_bytes()
         lines = data.split(b"\n")
         if lines[-1] == b"":  # the end of the last line, or an empty file
             lines.pop()
-        yield from _split(lines, not _LONG_INT.search(data))
+        yield from _split(lines, not huge_ints or not _LONG_INT.search(data))
 
 
 def _split(lines: Any, exact: bool | None) -> Iterator[tuple[int, bytes, bool]]:

@@ -17,6 +17,8 @@ is reported, not the first; each gold line by ``scoring.normalize_reference``.
 
 from __future__ import annotations
 
+import re
+from operator import itemgetter
 from typing import Any
 
 from .scoring import normalize_prediction, normalize_reference
@@ -24,6 +26,113 @@ from .scoring import normalize_prediction, normalize_reference
 _SCORE_FIELDS = ("passage_answer_score", "minimal_answer_score")
 _FEW = 10  # below this many predictions, no answer at all is no sign
 _SHOWN = 5  # lines named in a warning about many rows
+
+
+try:
+    from orjson import loads as _fast_loads
+except ImportError:  # the standard library alone: slower, same values
+    _fast_loads = None
+
+_DOCUMENT_KEY, _HTML_KEY = b'"document_plaintext"', b'"document_html"'
+_WHITE = b" \t\r\n"
+
+
+def _loads(data: bytes) -> Any:
+    """A line as JSON (orjson when there: its ints may be floats beyond 2**64, which the
+    checks refuse either way)."""
+    if _fast_loads is not None:
+        try:
+            return _fast_loads(data)
+        except ValueError:
+            pass
+    import json
+
+    return json.loads(data.decode("utf-8"))
+
+
+def _string_end(data: bytes, i: int) -> int:
+    """The index of the quote closing the JSON string that opens at ``data[i]``, or -1."""
+    k = data.find(b'"', i + 1)
+    while k > 0:
+        b = k - 1
+        while data[b] == 0x5C:  # a backslash: an even run leaves the quote unescaped
+            b -= 1
+        if (k - 1 - b) % 2 == 0:
+            return k
+        k = data.find(b'"', k + 1)
+    return -1
+
+
+def _skip_white(data: bytes, j: int) -> int:
+    while j < len(data) and data[j] in _WHITE:
+        j += 1
+    return j
+
+
+def _string_value(data: bytes, key: bytes) -> tuple[int, int] | None:
+    """Where the string value of ``key`` (a quoted key) lies in a line: the indices of its
+    quotes, or None unless the key appears once, with a string value. A raw quote cannot occur
+    inside a JSON string, so the key found is a key (of the top level, or the caller proves it
+    so)."""
+    i = data.find(key)
+    if i < 0 or data.find(key, i + 1) >= 0:
+        return None
+    j = _skip_white(data, i + len(key))
+    if data[j : j + 1] != b":":
+        return None
+    j = _skip_white(data, j + 1)
+    k = _string_end(data, j) if data[j : j + 1] == b'"' else -1
+    return (j, k) if k > 0 else None
+
+
+def _example_line(data: bytes) -> Any:
+    """An inputs line as JSON, its ``document_plaintext`` replaced by the document's length in
+    UTF-8 bytes (an int) and its ``document_html`` (never read) by 0: the documents, most of
+    the line, are measured and skipped, not decoded. Unless that succeeds (each key once, with a
+    string value, at the top level), the line is read whole and the document measured after."""
+    where = _string_value(data, _DOCUMENT_KEY)
+    if where is not None:
+        j, k = where
+        raw = data[j + 1 : k]
+        length = len(raw) if b"\\" not in raw else _measure(raw)
+        if length is not None:
+            short = data[:j] + str(length).encode() + data[k + 1 :]
+            html = _string_value(short, _HTML_KEY)
+            if html is not None:
+                short = short[: html[0]] + b"0" + short[html[1] + 1 :]
+            row = _loads(short)
+            if type(row) is dict and row.get("document_plaintext") == length:
+                return row
+    row = _loads(data)
+    if type(row) is dict and type(row.get("document_plaintext")) is str:
+        row["document_plaintext"] = len(row["document_plaintext"].encode("utf-8", "surrogatepass"))
+    return row
+
+
+# A backslash and what follows it: u and four hex digits, a one-character escape, or nothing
+# JSON allows (empty).
+_ESCAPE = re.compile(rb'\\(u[0-9a-fA-F]{4}|["\\/bfnrt]|)')
+
+
+def _measure(raw: bytes) -> int | None:
+    """The UTF-8 length of the text of a JSON string's inside ``raw`` that holds escapes (lone
+    surrogates 3 bytes, as json reads them), or None for an escape JSON does not have."""
+    length, high_end = len(raw), -1
+    for m in _ESCAPE.finditer(raw):
+        escape = m.group(1)
+        if len(escape) < 2:
+            if not escape:
+                return None
+            length -= 1  # two bytes for one
+            continue
+        code = int(escape[1:], 16)
+        if 0xDC00 <= code <= 0xDFFF and m.start() == high_end:
+            length -= 5  # the pair is one 4-byte character: its high half counted 3
+            high_end = -1
+            continue
+        length -= 6 - (1 if code < 0x80 else 2 if code < 0x800 else 3)
+        high_end = m.end() if 0xD800 <= code <= 0xDBFF else -1
+    return length
 
 
 class _Example:
@@ -83,24 +192,29 @@ def _predictions(report: Any, path: Any) -> tuple[list[tuple[int, tuple]], list[
     return out, ids
 
 
+_START, _END = itemgetter("plaintext_start_byte"), itemgetter("plaintext_end_byte")
+
+
 def _candidates(value: Any) -> list | None:
-    if type(value) is not list:
+    """The candidates as ``(start, end)`` byte offsets, or None unless each is an object with
+    two int offsets (whole columns at a time: documents have dozens of candidates)."""
+    if type(value) is not list or not set(map(type, value)) <= {dict}:
         return None
-    spans = []
-    for item in value:
-        if type(item) is not dict:
-            return None
-        start, end = item.get("plaintext_start_byte"), item.get("plaintext_end_byte")
-        if type(start) is not int or type(end) is not int:
-            return None
-        spans.append((start, end))
-    return spans
+    try:
+        starts, ends = list(map(_START, value)), list(map(_END, value))
+    except KeyError:
+        return None
+    if not set(map(type, starts)) | set(map(type, ends)) <= {int}:
+        return None
+    return list(zip(starts, ends))
 
 
 def _examples(report: Any, path: Any, gold: bool) -> dict[int, _Example]:
     """The examples of an inputs (or gold) file by id; a line that is not one is reported."""
     examples: dict[int, _Example] = {}
-    for number, row in report.jsonl(path, gzip_by_name=True):
+    # Only example_id (an int64: a larger integer, read as a float, is refused either way),
+    # language, the document's length and the candidates are read (and the gold annotations).
+    for number, row in report.iter_jsonl(path, gzip_by_name=True, loads=_example_line):
         if type(row) is not dict or type(row.get("example_id")) is not int:
             report.error("expected a JSON object with an int 'example_id'", file=path, line=number)
             continue
@@ -110,11 +224,11 @@ def _examples(report: Any, path: Any, gold: bool) -> dict[int, _Example]:
                 normalize_reference(row, "references[0]")
             except ValueError as e:
                 report.refused(e, file=path, line=number, id=example_id)
-        text, candidates = (
+        length, candidates = (
             row.get("document_plaintext"),
             _candidates(row.get("passage_answer_candidates")),
         )
-        if type(text) is not str or candidates is None:
+        if type(length) is not int or candidates is None:
             report.error(
                 "expected 'document_plaintext' (a string) and 'passage_answer_candidates' "
                 "(objects with int plaintext_start_byte and plaintext_end_byte)",
@@ -132,7 +246,6 @@ def _examples(report: Any, path: Any, gold: bool) -> dict[int, _Example]:
                 field="'example_id'",
             )
             continue
-        length = len(text.encode("utf-8", "surrogatepass"))
         examples[example_id] = _Example(number, row.get("language"), length, candidates)
     return examples
 
