@@ -168,8 +168,9 @@ def _warnings(report: Any, path: Any, scored: list[tuple[int, str, list]]) -> No
     longer = [number for number, _, evidence in scored if len(evidence) > DEFAULT_MAX_EVIDENCE]
     if longer:
         report.warning(
-            f"{len(longer):,} prediction{'s' if len(longer) > 1 else ''} list more than {DEFAULT_MAX_EVIDENCE} evidence "
-            f"sentences (lines {_lines(longer)}): the scorer counts only the first "
+            f"{len(longer):,} {'predictions list' if len(longer) > 1 else 'prediction lists'} "
+            f"more than {DEFAULT_MAX_EVIDENCE} evidence sentences (line{'s' if len(longer) > 1 else ''} "
+            f"{_lines(longer)}): the scorer counts only the first "
             f"{DEFAULT_MAX_EVIDENCE} and drops the others silently",
             file=path,
             line=longer[0],

@@ -104,8 +104,11 @@ def _example_line(data: bytes) -> Any:
             if type(row) is dict and row.get("document_plaintext") == length:
                 return row
     row = _loads(data)
-    if type(row) is dict and type(row.get("document_plaintext")) is str:
-        row["document_plaintext"] = len(row["document_plaintext"].encode("utf-8", "surrogatepass"))
+    if type(row) is dict:
+        text = row.get("document_plaintext")
+        row["document_plaintext"] = (
+            len(text.encode("utf-8", "surrogatepass")) if type(text) is str else None
+        )
     return row
 
 
