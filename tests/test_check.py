@@ -151,6 +151,19 @@ def test_fever_cli_exit_status_and_json(tmp_path, capsys):
     assert "no such file" in capsys.readouterr().err
 
 
+def test_fever_ids_of_any_size_are_read_exactly(tmp_path):
+    # 2**64 + 1 and 2**64 + 2 are one float apart for orjson, but two claims.
+    ids = [2**64 + 1, 2**64 + 2]
+    claims = write(tmp_path / "test.jsonl", [{"id": i, "claim": "c"} for i in ids])
+    rows = [{"id": i, "predicted_label": "REFUTES", "predicted_evidence": []} for i in ids]
+    report = taskeval.check("fever_score", write(tmp_path / "p.jsonl", rows), inputs=claims)
+    assert report.problems == []
+    swapped = write(tmp_path / "s.jsonl", rows[::-1])
+    assert found(taskeval.check("fever_score", swapped, inputs=claims)) == {
+        ("error", "s.jsonl", 1, "'id'")
+    }
+
+
 def test_fever_warnings_on_a_file_of_one_label_and_no_evidence(tmp_path):
     rows = [{"id": i, "predicted_label": "SUPPORTS", "predicted_evidence": []} for i in range(12)]
     report = taskeval.check("fever_score", write(tmp_path / "p.jsonl", rows))
@@ -391,11 +404,12 @@ def tydi_prediction(example_id: int, index: int = -1, span=(-1, -1), **fields) -
     return {**row, **fields}
 
 
-def test_tydiqa_every_problem_at_its_line(tmp_path):
+@pytest.mark.parametrize("ascii_only", [True, False])  # documents as escapes, or raw UTF-8
+def test_tydiqa_every_problem_at_its_line(tmp_path, ascii_only):
     inputs = tmp_path / "tydiqa-test.jsonl.gz"
     with gzip.open(inputs, "wt", encoding="utf-8") as f:
         for i in range(1, 10):
-            f.write(json.dumps(tydi_example(i)) + "\n")
+            f.write(json.dumps(tydi_example(i), ensure_ascii=ascii_only) + "\n")
     n = len(DOC.encode())
     preds = write(
         tmp_path / "predictions.jsonl",
