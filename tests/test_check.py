@@ -372,7 +372,8 @@ def test_scifact_space_example():
 # ---------------------------------------------------------------------------------------------
 # TyDi QA
 
-DOC = "Ünë. Two words here. Third passage text."  # "Ü" and "ë" take two bytes each
+# "Ü" and "ë" take two bytes each; the line break and quotes are escaped in JSON.
+DOC = 'Ünë. Two words here. Third passage text.\n"End."'
 
 
 def tydi_example(example_id: int, language: str = "finnish") -> dict:
