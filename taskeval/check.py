@@ -422,7 +422,7 @@ def check(
     references: _PathLike | None = None,
 ) -> Report:
     """Every problem of the submission ``predictions`` for ``metric``, read with the task's
-    unlabelled test ``inputs`` (a path, or several: SciFact's claims and corpus) and the gold
+    unlabelled test ``inputs`` (a path, or several: a claims file and a corpus, say) and the gold
     ``references`` when given. Raises ``ValueError`` for an unknown metric, one without a check,
     or a missing predictions path; problems of the files themselves are in the report."""
     from .api import metric_names
