@@ -140,11 +140,11 @@ def _measure(raw: bytes) -> int | None:
 
 class _Example:
     """What a prediction is checked against: the example's line, language, document length in
-    UTF-8 bytes and passage candidates as ``(start, end)`` byte offsets."""
+    UTF-8 bytes and passage candidates as ``(starts, ends)``, byte offsets."""
 
     __slots__ = ("candidates", "language", "length", "line")
 
-    def __init__(self, line: int, language: Any, length: int, candidates: list) -> None:
+    def __init__(self, line: int, language: Any, length: int, candidates: tuple) -> None:
         self.line, self.language, self.length, self.candidates = line, language, length, candidates
 
 
@@ -198,8 +198,8 @@ def _predictions(report: Any, path: Any) -> tuple[list[tuple[int, tuple]], list[
 _START, _END = itemgetter("plaintext_start_byte"), itemgetter("plaintext_end_byte")
 
 
-def _candidates(value: Any) -> list | None:
-    """The candidates as ``(start, end)`` byte offsets, or None unless each is an object with
+def _candidates(value: Any) -> tuple[list, list] | None:
+    """The candidates as ``(starts, ends)`` byte offsets, or None unless each is an object with
     two int offsets (whole columns at a time: documents have dozens of candidates)."""
     if type(value) is not list or not set(map(type, value)) <= {dict}:
         return None
@@ -209,7 +209,7 @@ def _candidates(value: Any) -> list | None:
         return None
     if not set(map(type, starts)) | set(map(type, ends)) <= {int}:
         return None
-    return list(zip(starts, ends))
+    return starts, ends
 
 
 def _examples(report: Any, path: Any, gold: bool) -> dict[int, _Example]:
@@ -266,7 +266,8 @@ def _against(report: Any, path: Any, number: int, pred: tuple, example: _Example
 
     if language != example.language:
         error(f"is {language!r} but the example is {example.language!r}", "'language'")
-    n = len(example.candidates)
+    starts, ends = example.candidates
+    n = len(starts)
     if index >= n:
         error(
             f"{index} is no passage candidate of the example (it has {n}, indices 0 to {n - 1}; "
@@ -281,16 +282,16 @@ def _against(report: Any, path: Any, number: int, pred: tuple, example: _Example
             f"[{start}, {end}) ends outside the document ({example.length} bytes of UTF-8 text)",
             "'minimal_answer'",
         )
-    elif not any(_within(span, c) for c in example.candidates):
+    elif not any(_within(span, c) for c in zip(starts, ends)):
         error(
             f"[{start}, {end}) lies within no passage candidate (byte offsets into the UTF-8 "
             f"document; a character offset is a common cause)",
             "'minimal_answer'",
         )
-    elif 0 <= index < n and not _within(span, example.candidates[index]):
+    elif 0 <= index < n and not _within(span, (starts[index], ends[index])):
         report.warning(
             f"[{start}, {end}) lies outside the predicted passage {index} "
-            f"{list(example.candidates[index])}",
+            f"{[starts[index], ends[index]]}",
             file=path,
             line=number,
             id=example_id,
