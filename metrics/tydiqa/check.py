@@ -70,12 +70,11 @@ def _skip_white(data: bytes, j: int) -> int:
 
 
 def _string_value(data: bytes, key: bytes) -> tuple[int, int] | None:
-    """Where the string value of ``key`` (a quoted key) lies in a line: the indices of its
-    quotes, or None unless the key appears once, with a string value. A raw quote cannot occur
-    inside a JSON string, so the key found is a key (of the top level, or the caller proves it
-    so)."""
+    """Where the string value of ``key`` (a quoted key) first lies in a line: the indices of
+    its quotes, or None. A raw quote cannot occur inside a JSON string, so the key found is a
+    key; that it is the top level's, and not repeated, is for the caller to prove."""
     i = data.find(key)
-    if i < 0 or data.find(key, i + 1) >= 0:
+    if i < 0:
         return None
     j = _skip_white(data, i + len(key))
     if data[j : j + 1] != b":":
@@ -93,8 +92,10 @@ def _example_line(data: bytes) -> Any:
     where = _string_value(data, _DOCUMENT_KEY)
     if where is not None:
         j, k = where
-        raw = data[j + 1 : k]
-        length = len(raw) if b"\\" not in raw else _measure(raw)
+        # A key given twice, or not at the top level, fails the proof below (json keeps the
+        # last of a repeated key): the line is then read whole.
+        escaped = data.find(b"\\", j + 1, k) >= 0
+        length = _measure(data, j + 1, k) if escaped else k - j - 1
         if length is not None:
             short = data[:j] + str(length).encode() + data[k + 1 :]
             html = _string_value(short, _HTML_KEY)
@@ -117,11 +118,12 @@ def _example_line(data: bytes) -> Any:
 _ESCAPE = re.compile(rb'\\(u[0-9a-fA-F]{4}|["\\/bfnrt]|)')
 
 
-def _measure(raw: bytes) -> int | None:
-    """The UTF-8 length of the text of a JSON string's inside ``raw`` that holds escapes (lone
-    surrogates 3 bytes, as json reads them), or None for an escape JSON does not have."""
-    length, high_end = len(raw), -1
-    for m in _ESCAPE.finditer(raw):
+def _measure(data: bytes, start: int, end: int) -> int | None:
+    """The UTF-8 length of the text of the inside of a JSON string, ``data[start:end]``, that
+    holds escapes (lone surrogates 3 bytes, as json reads them), or None for an escape JSON
+    does not have."""
+    length, high_end = end - start, -1
+    for m in _ESCAPE.finditer(data, start, end):
         escape = m.group(1)
         if len(escape) < 2:
             if not escape:
