@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from itertools import chain
+from operator import itemgetter
 from typing import Any
 
 from .inputs import carries_gold
@@ -40,12 +42,28 @@ def _predictions(report: Any, path: Any, rows: list[tuple[int, dict]]) -> list[t
         checked = normalize_predictions([row for _, row in rows])
     except ValueError:
         checked = [None] * len(rows)
+    if checked[:1] != [None] and _plain(rows, checked):
+        return [(number, *prediction) for (number, _), prediction in zip(rows, checked)]
     out = []
     for (number, row), prediction in zip(rows, checked):
         prediction = _prediction(report, path, number, row, prediction)
         if prediction is not None:
             out.append((number, *prediction))
     return out
+
+
+def _plain(rows: list[tuple[int, dict]], checked: list) -> bool:
+    """Whether rows the checks took hold nothing ``_prediction`` reports: labels of the task,
+    evidence lists of ``[page, line]`` lists, no gold of their own (whole columns at a time)."""
+    labels = set(map(itemgetter(0), checked))
+    if not all(isinstance(label, str) and label.upper() in LABELS for label in labels):
+        return False
+    evidence = [row["predicted_evidence"] for _, row in rows]
+    if not set(map(type, evidence)) <= {list}:
+        return False
+    if dict in set(map(type, chain.from_iterable(evidence))):
+        return False
+    return not any(carries_gold(row) for _, row in rows)
 
 
 def _prediction(
@@ -101,9 +119,9 @@ def _prediction(
 
 
 def _gold(report: Any, path: Any, rows: list[tuple[int, Any]]) -> None:
-    if all(type(row) is dict for _, row in rows) and all(
-        isinstance(row.get("label"), str) and row["label"].upper() in LABELS for _, row in rows
-    ):
+    values = [row for _, row in rows]
+    labels = [row.get("label") for row in values] if set(map(type, values)) <= {dict} else [0]
+    if set(map(type, labels)) <= {str} and set(map(str.upper, set(labels))) <= set(LABELS):
         try:
             normalize_references([row for _, row in rows])
             return  # the checks' fast path: every line is sound
