@@ -372,8 +372,8 @@ def test_scifact_space_example():
 # ---------------------------------------------------------------------------------------------
 # TyDi QA
 
-# "Ü" and "ë" take two bytes each; the line break and quotes are escaped in JSON.
-DOC = 'Ünë. Two words here. Third passage text.\n"End."'
+# "Ü" and "ë" take two bytes each; the line break, quotes and backslash are escaped in JSON.
+DOC = 'Ünë. Two words here. Third passage text.\n"End." C:\\dir'
 
 
 def tydi_example(example_id: int, language: str = "finnish") -> dict:

@@ -94,8 +94,7 @@ def _example_line(data: bytes) -> Any:
         j, k = where
         # A key given twice, or not at the top level, fails the proof below (json keeps the
         # last of a repeated key): the line is then read whole.
-        escaped = data.find(b"\\", j + 1, k) >= 0
-        length = _measure(data, j + 1, k) if escaped else k - j - 1
+        length = _measure(data, j + 1, k)
         if length is not None:
             short = data[:j] + str(length).encode() + data[k + 1 :]
             html = _string_value(short, _HTML_KEY)
@@ -122,7 +121,15 @@ def _measure(data: bytes, start: int, end: int) -> int | None:
     """The UTF-8 length of the text of the inside of a JSON string, ``data[start:end]``, that
     holds escapes (lone surrogates 3 bytes, as json reads them), or None for an escape JSON
     does not have."""
-    length, high_end = end - start, -1
+    length = end - start
+    backslashes = data.count(b"\\", start, end)
+    if not backslashes:
+        return length
+    if data.find(b"\\u", start, end) < 0:
+        # One-character escapes only (not validated: no scorer reads the document): each is two
+        # bytes for one; pairs of backslashes, counted from the left, are escaped backslashes.
+        return length - (backslashes - data.count(b"\\\\", start, end))
+    high_end = -1
     for m in _ESCAPE.finditer(data, start, end):
         escape = m.group(1)
         if len(escape) < 2:
