@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .api import load, read_official, references_from_hub, score_files
+    from .check import check, format_report
     from .compare import compare, compare_rows, intervals
     from .install import install_metrics, uninstall_metrics
     from .registry import list_metrics, metric_dir
@@ -31,8 +32,10 @@ __version__ = "0.1.0"
 # Public name -> the submodule defining it. Submodules are imported on first use, so that
 # ``import taskeval`` and the scoring path of the CLI stay free of numpy, evaluate and datasets.
 _EXPORTS = {
+    "check": "check",
     "compare": "compare",
     "compare_rows": "compare",
+    "format_report": "check",
     "install_metrics": "install",
     "intervals": "compare",
     "list_metrics": "registry",
@@ -46,8 +49,10 @@ _EXPORTS = {
 }
 
 __all__ = [
+    "check",
     "compare",
     "compare_rows",
+    "format_report",
     "install_metrics",
     "intervals",
     "list_metrics",

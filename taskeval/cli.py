@@ -377,6 +377,37 @@ def _export_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_setup(parser: argparse.ArgumentParser, metrics: list[str]) -> None:
+    declared = contract(metrics[0]).check
+    files = contract(metrics[0]).files
+    parser.add_argument(
+        "--predictions", required=True, metavar="P", help=f"{files.predictions.help}"
+    )
+    parser.add_argument(
+        "--inputs",
+        nargs="+",
+        default=[],
+        metavar="I",
+        help="the task's unlabelled test inputs: "
+        + (declared.inputs if declared is not None else "(this metric has no check)"),
+    )
+    parser.add_argument(
+        "--references", metavar="R", help=f"the gold, when you have it: {files.references.help}"
+    )
+    parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
+
+
+def _check_run(args: argparse.Namespace, metrics: list[str]) -> int:
+    from .check import check, format_report
+
+    try:
+        report = check(metrics[0], args.predictions, args.inputs, args.references)
+    except ValueError as e:
+        raise _UsageError(str(e)) from None
+    _print(json.dumps(report.to_dict(), ensure_ascii=False) if args.json else format_report(report))
+    return 0 if report.ok else DATA_ERROR
+
+
 # ---------------------------------------------------------------------------------------------
 # The commands
 
@@ -410,6 +441,14 @@ COMMANDS: dict[str, Command] = {
         _compare_run,
         per_metric=True,
         several=True,
+    ),
+    "check": Command(
+        "check a submission before it is scored: every error (the scorer would fail on it or "
+        "score it other than meant) and warning, with file, line, id and field; exit status 1 "
+        "when there is an error",
+        _check_setup,
+        _check_run,
+        per_metric=True,
     ),
     "list": Command("list the metrics", _list_setup, _list_run),
     "install": Command(

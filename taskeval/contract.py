@@ -36,6 +36,7 @@ __all__ = [
     "ResultFilter",
     "SpaceContract",
     "StratifiedStatistics",
+    "SubmissionCheck",
     "SumStatistics",
     "check",
 ]
@@ -383,6 +384,25 @@ class SpaceContract(_Record):
 
 
 # ---------------------------------------------------------------------------------------------
+# Checking a submission (``taskeval check``)
+
+
+class SubmissionCheck(_Record):
+    """The metric's submission check: ``run(files, report)`` reads ``files`` (a
+    ``taskeval.check.CheckFiles``: ``predictions``, the task's unlabelled test ``inputs``, a
+    tuple of paths, and the gold ``references`` or None) and reports every problem through
+    ``report`` (a ``taskeval.check.Collector``: ``error``, ``warning``, ``refused``, ``jsonl``;
+    it sets ``report.rows`` to the number of predictions read). Errors are what the official
+    scorer would crash on, refuse, or score other than the user surely meant; warnings what is
+    legal but likely a mistake. ``inputs`` is the command line's help for ``--inputs``."""
+
+    __slots__ = ("inputs", "run")
+
+    def __init__(self, run: Callable[[Any, Any], None], *, inputs: str) -> None:
+        self.run, self.inputs = run, inputs
+
+
+# ---------------------------------------------------------------------------------------------
 # The contract
 
 
@@ -396,10 +416,12 @@ class MetricContract(_Record):
     files and Hub rows. ``statistics(config, options)``: the per-unit statistics and the scores
     made from them, for the given config name and ``compute()`` options (which it checks).
     ``formats`` and ``filters``: what ``taskeval score`` offers beyond JSON and ``--table``.
-    ``space``: what its Space shows.
+    ``space``: what its Space shows. ``check``: its ``SubmissionCheck`` (``taskeval check``),
+    if it has one.
     """
 
     __slots__ = (
+        "check",
         "config",
         "files",
         "filters",
@@ -423,8 +445,10 @@ class MetricContract(_Record):
         config: Config | None = None,
         formats: Sequence[OutputFormat] = (),
         filters: Sequence[ResultFilter] = (),
+        check: SubmissionCheck | None = None,
     ) -> None:
         self.name, self.files, self.reader, self.statistics = name, files, reader, statistics
+        self.check = check
         self.space, self.options, self.config = space, tuple(options), config
         self.formats, self.filters = tuple(formats), tuple(filters)
 
@@ -587,6 +611,11 @@ def check(module: Any, name: str) -> MetricContract:
     _check_settings(problems, contract)
     _check_reader(problems, contract.reader)
     _check_space(problems, contract.space)
+    if contract.check is not None and _of(
+        problems, "CONTRACT.check", contract.check, SubmissionCheck
+    ):
+        _callable(problems, "CONTRACT.check.run", contract.check.run)
+        _text(problems, "CONTRACT.check.inputs", contract.check.inputs)
     if not problems:
         _check_statistics(problems, contract)
     if problems:

@@ -17,6 +17,7 @@ from taskeval.contract import (
     Reader,
     ResultFilter,
     SpaceContract,
+    SubmissionCheck,
     SumStatistics,
 )
 
@@ -116,6 +117,12 @@ def csv_rows(result: dict, predictions: Any) -> str:
     return out.getvalue().rstrip("\n")
 
 
+def _check(files: Any, report: Any) -> None:
+    from .check import run  # imported on use: scoring never needs it
+
+    run(files, report)
+
+
 CONTRACT = MetricContract(
     "ehealthkd",
     files=Files(
@@ -165,5 +172,10 @@ CONTRACT = MetricContract(
             "`output_b_scenarioN.txt`. Then pick that scenario below. Pre-filled: a synthetic "
             "scenario-1 case (44 sentences, 23 annotated) of the project's parity corpus."
         ),
+    ),
+    check=SubmissionCheck(
+        _check,
+        inputs="the input sentences file(s) of the scenarios checked (input_scenarioN.txt, one "
+        "sentence per line), or a folder holding them (a scenario folder or a tree of them)",
     ),
 )

@@ -10,6 +10,7 @@ from taskeval.contract import (
     Option,
     Reader,
     SpaceContract,
+    SubmissionCheck,
     SumStatistics,
 )
 
@@ -78,6 +79,12 @@ def _example_rows(rows: dict[str, list], n: int = 8) -> dict[str, list]:
     return {"predictions": predictions, "references": references}
 
 
+def _check(files: Any, report: Any) -> None:
+    from .check import run  # imported on use: scoring never needs it
+
+    run(files, report)
+
+
 LABELS = ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
 
 
@@ -131,5 +138,10 @@ CONTRACT = MetricContract(
             colors=dict(zip(LABELS, ("#2e7d32", "#c62828", "#9e9e9e"))),
             title="Label confusion: claims per gold label, stacked by predicted label",
         ),
+    ),
+    check=SubmissionCheck(
+        _check,
+        inputs="the claims the predictions answer, in order: the task's shared_task_test.jsonl "
+        "(id, claim), or any JSONL with an 'id' per claim",
     ),
 )

@@ -16,6 +16,7 @@ from taskeval.contract import (
     MetricContract,
     Reader,
     SpaceContract,
+    SubmissionCheck,
     SumStatistics,
 )
 
@@ -122,6 +123,12 @@ def _outcomes(details: list[dict], config: str | None) -> list[dict]:
     return [{"outcome": d["outcome"], "gold label": d["gold_label"] or NOT_GOLD} for d in details]
 
 
+def _check(files: Any, report: Any) -> None:
+    from .check import run  # imported on use: scoring never needs it
+
+    run(files, report)
+
+
 CONTRACT = MetricContract(
     NAME,
     files=Files(
@@ -159,5 +166,11 @@ CONTRACT = MetricContract(
             colors={"SUPPORT": "#2e7d32", "CONTRADICT": "#c62828", NOT_GOLD: "#9e9e9e"},
             title=TITLE,
         ),
+    ),
+    check=SubmissionCheck(
+        _check,
+        inputs="the claims file the predictions answer, in order (claims_test.jsonl: id, claim; "
+        "no evidence needed) and, optionally, the corpus (corpus.jsonl: doc_id, abstract) to hold "
+        "doc ids and sentence indices to",
     ),
 )

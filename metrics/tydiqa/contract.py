@@ -10,6 +10,7 @@ from taskeval.contract import (
     Reader,
     SpaceContract,
     StratifiedStatistics,
+    SubmissionCheck,
 )
 
 from . import scoring as core
@@ -114,6 +115,12 @@ def _example_rows(rows: dict[str, list], n: int = 8) -> dict[str, list]:
     return {"predictions": predictions, "references": references}
 
 
+def _check(files: Any, report: Any) -> None:
+    from .check import run  # imported on use: scoring never needs it
+
+    run(files, report)
+
+
 CONTRACT = MetricContract(
     "tydiqa",
     files=Files(
@@ -147,5 +154,10 @@ CONTRACT = MetricContract(
             "Pre-filled: a synthetic 300-example set in the 11 languages."
         ),
         example_rows=_example_rows,
+    ),
+    check=SubmissionCheck(
+        _check,
+        inputs="the test JSONL as distributed (.jsonl or .jsonl.gz): example_id, language, "
+        "document_plaintext and passage_answer_candidates (byte offsets)",
     ),
 )

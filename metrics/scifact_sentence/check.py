@@ -1,0 +1,1 @@
+../scifact_abstract/check.py

@@ -1,0 +1,492 @@
+"""``taskeval check``: every problem of a submission, found before a scorer or a leaderboard does.
+
+A leaderboard scores a file once, late, and says little. ``check(metric, predictions, inputs,
+references)`` reads the submission with the task's unlabelled test inputs (and the gold, when the
+user has it) and lists every problem, each with its file, line, id and field, at one of two
+levels:
+
+* ``error``: the official scorer would crash or refuse the file, or would score a line other than
+  the user surely meant (a missing or unknown id, rows out of order where it pairs by position,
+  a label outside the task's vocabulary, an index outside the document);
+* ``warning``: legal, but likely a mistake (evidence beyond what the scorer counts, one label
+  for every claim).
+
+What is checked is the metric's own business: its ``contract.py`` declares a ``SubmissionCheck``
+whose ``run(files, report)`` reads the files and reports through the ``Collector`` given to it.
+This module holds what every metric shares: the report, its text and JSON forms, the reading of
+JSONL files line by line with each unreadable line reported, and the command line's ``check``.
+"""
+
+from __future__ import annotations
+
+import gc
+import gzip
+import json
+import os
+import re
+import zlib
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .registry import contract as metric_contract
+
+__all__ = [
+    "ERROR",
+    "WARNING",
+    "CheckFiles",
+    "Collector",
+    "Problem",
+    "Report",
+    "check",
+    "format_report",
+]
+
+ERROR, WARNING = "error", "warning"
+_PathLike = str | os.PathLike
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem: its ``level`` (``"error"`` or ``"warning"``), where it is (``file``, 1-based
+    ``line``, the row's ``id``, the ``field``; each None when it does not apply) and what it is."""
+
+    level: str
+    file: str | None
+    line: int | None
+    id: Any
+    field: str | None
+    message: str
+
+    def location(self) -> str:
+        """``file:line`` (or the part known)."""
+        where = self.file or ""
+        if self.line is not None:
+            where += f":{self.line}"
+        return where
+
+    def text(self) -> str:
+        """One line: ``file:line: level: id X, field F: message``."""
+        about = []
+        if self.id is not None:
+            about.append(f"id {self.id!r}")
+        if self.field and f"field {self.field}" not in self.message:
+            about.append(f"field {self.field}")
+        head = f"{self.location()}: " if self.location() else ""
+        return f"{head}{self.level}: " + (f"{', '.join(about)}: " if about else "") + self.message
+
+
+@dataclass(frozen=True)
+class CheckFiles:
+    """The files a metric's check reads: the submission, the task's unlabelled test inputs (one
+    or more files, in the order given) and the gold, when the user has it."""
+
+    predictions: Path
+    inputs: tuple[Path, ...] = ()
+    references: Path | None = None
+
+
+@dataclass
+class Report:
+    """What ``check`` found: every problem, in the order found; ``rows``, the number of
+    prediction rows read."""
+
+    metric: str
+    files: CheckFiles
+    problems: list[Problem] = field(default_factory=list)
+    rows: int = 0
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.level == ERROR]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.level == WARNING]
+
+    @property
+    def ok(self) -> bool:
+        """No error: the official scorer reads the submission as meant (warnings aside)."""
+        return not self.errors
+
+    def summary(self) -> str:
+        n_errors, n_warnings = len(self.errors), len(self.warnings)
+        counts = f"{_plural(n_errors, 'error')}, {_plural(n_warnings, 'warning')}"
+        rows = f" in {_plural(self.rows, 'prediction')}" if self.rows else ""
+        verdict = (
+            "the scorer would fail on it or score it other than meant"
+            if n_errors
+            else "ready to score"
+        )
+        return f"{self.metric} {self.files.predictions}: {counts}{rows}: {verdict}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as JSON-ready values (what ``taskeval check --json`` prints)."""
+        return {
+            "metric": self.metric,
+            "predictions": str(self.files.predictions),
+            "inputs": [str(p) for p in self.files.inputs],
+            "references": None if self.files.references is None else str(self.files.references),
+            "rows": self.rows,
+            "ok": self.ok,
+            "errors": len(self.errors),
+            "warnings": len(self.warnings),
+            "problems": [_json_ready(asdict(p)) for p in self.problems],
+        }
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def _json_ready(problem: dict[str, Any]) -> dict[str, Any]:
+    value = problem["id"]
+    if value is not None and not isinstance(value, (str, int, float, bool)):
+        problem["id"] = repr(value)
+    return problem
+
+
+def format_report(report: Report, limit: int | None = None) -> str:
+    """The report for people: one line per problem (the first ``limit`` ones, when given), then
+    the summary line."""
+    shown = report.problems if limit is None else report.problems[:limit]
+    lines = [p.text() for p in shown]
+    if len(shown) < len(report.problems):
+        lines.append(f"... and {len(report.problems) - len(shown):,} more")
+    lines.append(report.summary())
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# What a metric's check reports through
+
+
+# "predictions[3] (id 5): " and "file, line 3: " prefixes of the metrics' row errors, and the
+# field they name ("field 'evidence'[0]['label'] ...", "missing field 'id'").
+_ROW_PREFIX = re.compile(r"^(?:\w+\[\d+\]|.+?, line \d+)(?: \((?:example_)?id [^)]*\))?: ")
+_FIELD = re.compile(r"field ((?:'[^']*'|\w+)(?:\[[^\]]*\])*)")
+
+
+class Collector:
+    """Handed to a metric's check: it reports problems (``error``, ``warning``), turns a row
+    error of the metric's own checks into a problem (``refused``) and reads JSONL files line by
+    line (``jsonl``), reporting each unreadable line and going on."""
+
+    def __init__(self, files: CheckFiles) -> None:
+        self.files = files
+        self.problems: list[Problem] = []
+        self.rows = 0
+
+    def error(
+        self,
+        message: str,
+        *,
+        file: _PathLike | None = None,
+        line: int | None = None,
+        id: Any = None,
+        field: str | None = None,
+    ) -> None:
+        self._add(ERROR, message, file, line, id, field)
+
+    def warning(
+        self,
+        message: str,
+        *,
+        file: _PathLike | None = None,
+        line: int | None = None,
+        id: Any = None,
+        field: str | None = None,
+    ) -> None:
+        self._add(WARNING, message, file, line, id, field)
+
+    def _add(
+        self, level: str, message: str, file: Any, line: int | None, id: Any, field: str | None
+    ) -> None:
+        name = None if file is None else str(file)
+        self.problems.append(Problem(level, name, line, id, field, message))
+
+    def refused(
+        self,
+        error: Exception,
+        *,
+        file: _PathLike | None = None,
+        line: int | None = None,
+        id: Any = None,
+        level: str = ERROR,
+    ) -> None:
+        """A ``ValueError`` of the metric's row checks as a problem: the row's place is dropped
+        from the message (``file``, ``line`` and ``id`` say it) and the field it names kept."""
+        message = " ".join(str(error).split())
+        message = _ROW_PREFIX.sub("", message, count=1)
+        match = _FIELD.search(message)
+        self._add(level, message, file, line, id, match.group(1) if match else None)
+
+    def match_ids(
+        self,
+        expected: Sequence[tuple[int, Any]],
+        expected_file: _PathLike,
+        predicted: Sequence[tuple[int, Any]],
+        predicted_file: _PathLike,
+        *,
+        by_position: bool,
+        what: str = "item",
+    ) -> None:
+        """The predictions (``(line, id)``) answer each item of ``expected`` (``(line, id)`` in
+        ``expected_file``) once, and, where the scorer pairs rows ``by_position``, in the same
+        order. Reported: an unknown id, an id predicted twice, an item without prediction, and
+        the first line out of order."""
+        expected_ids = [item_id for _, item_id in expected]
+        predicted_ids = [item_id for _, item_id in predicted]
+        if (
+            expected_ids == predicted_ids
+            and list(map(type, expected_ids)) == list(map(type, predicted_ids))
+            and set(map(type, expected_ids)) <= {int, str}
+            and len(set(expected_ids)) == len(expected_ids)
+        ):
+            return  # the same ids, once each, in the same order: nothing to report
+        known = {_key(item_id) for _, item_id in expected}
+        seen: dict[Any, int] = {}
+        for number, item_id in predicted:
+            key = _key(item_id)
+            if key not in known:
+                self.error(
+                    f"is not {_a(what)} of {expected_file}",
+                    file=predicted_file,
+                    line=number,
+                    id=item_id,
+                    field="'id'",
+                )
+            elif key in seen:
+                self.error(
+                    f"is predicted twice (first on line {seen[key]})",
+                    file=predicted_file,
+                    line=number,
+                    id=item_id,
+                    field="'id'",
+                )
+            else:
+                seen[key] = number
+        missing = [(n, item_id) for n, item_id in expected if _key(item_id) not in seen]
+        for number, item_id in missing:
+            self.error(
+                f"has no prediction ({len(missing):,} of {len(expected):,} {what}s have none)",
+                file=expected_file,
+                line=number,
+                id=item_id,
+                field="'id'",
+            )
+        if by_position:
+            self._order(expected, expected_file, seen, predicted_file, what)
+
+    def _order(
+        self, expected: Sequence, expected_file: Any, seen: dict, predicted_file: Any, what: str
+    ) -> None:
+        predicted = sorted(seen, key=seen.__getitem__)
+        in_order = [_key(item_id) for _, item_id in expected if _key(item_id) in seen]
+        out = [i for i, (a, b) in enumerate(zip(predicted, in_order)) if a != b]
+        if out:
+            first = out[0]
+            self.error(
+                f"out of order: the predictions hold id {predicted[first][1]!r} here where "
+                f"{expected_file} has {in_order[first][1]!r} ({len(out):,} predictions out of "
+                f"place); the scorer pairs rows by position",
+                file=predicted_file,
+                line=seen[predicted[first]],
+                id=predicted[first][1],
+                field="'id'",
+            )
+
+    def jsonl(
+        self, path: _PathLike, *, gzip_by_name: bool = False, huge_ints: bool = True
+    ) -> list[tuple[int, Any]]:
+        """``(line number, value)`` of each line of a JSONL file that reads as JSON; each other
+        line (blank, not JSON, not UTF-8) is reported as an error, as is a file that cannot be
+        read. ``gzip_by_name``: a name containing ``.gz`` is read as gzip. ``huge_ints=False``:
+        an integer beyond [-2**63, 2**64) may be read as a float (faster: for files where such a
+        number is wrong either way, or never read)."""
+        if not (gzip_by_name and ".gz" in Path(path).name):
+            rows = _bulk(Path(path), huge_ints)
+            if rows is not None:
+                return rows
+        return list(self.iter_jsonl(path, gzip_by_name=gzip_by_name, huge_ints=huge_ints))
+
+    def iter_jsonl(
+        self,
+        path: _PathLike,
+        *,
+        gzip_by_name: bool = False,
+        huge_ints: bool = True,
+        loads: Callable[[bytes], Any] | None = None,
+    ) -> Iterator[tuple[int, Any]]:
+        """``jsonl`` one line at a time: for files too big to hold (documents). ``loads``: reads
+        a line's bytes instead of the JSON reader (raising ``ValueError`` on a line that is not
+        JSON), for a metric that picks a few fields out of long lines."""
+        try:
+            # (with a reader of the metric's own, no line is searched for huge integers)
+            exact_only = huge_ints and loads is None
+            for number, data, exact in _lines(Path(path), gzip_by_name, exact_only):
+                if not data.strip():
+                    self.error(
+                        "blank line: the official scorer reads every line as JSON",
+                        file=path,
+                        line=number,
+                    )
+                    continue
+                try:
+                    value = _loads(data, exact) if loads is None else loads(data)
+                except ValueError as e:  # UnicodeDecodeError too
+                    self.error(f"not JSON: {e}", file=path, line=number)
+                    continue
+                yield number, value
+        except (OSError, EOFError, zlib.error) as e:
+            self.error(f"cannot be read: {getattr(e, 'strerror', None) or e}", file=path)
+
+
+def _key(value: Any) -> Any:
+    """An id as a dict key: ids are compared by value and type (``1`` is not ``"1"`` nor
+    ``True``), and an unhashable one by its JSON text."""
+    kind = type(value)
+    if kind is int or kind is str:
+        return (kind, value)
+    try:
+        hash(value)
+    except TypeError:
+        return (kind, json.dumps(value, sort_keys=True, default=repr))
+    return (kind, value)
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
+# Integers orjson reads as floats (beyond [-2**63, 2**64)) have 20 digits, or 19 after a minus.
+_LONG_INT = re.compile(rb"\d{20}|-\d{19}")
+
+
+def _open_gzip(path: Path) -> Any:
+    """A gzip file for reading: inflated by ISA-L in a thread of its own when the package isal
+    is there (about 3x faster than zlib, and beside the parsing), else by zlib."""
+    try:
+        from isal import igzip_threaded
+    except ImportError:
+        return gzip.open(path, "rb")
+    return igzip_threaded.open(path, "rb", threads=1)
+
+
+def _lines(path: Path, gzip_by_name: bool, huge_ints: bool) -> Iterator[tuple[int, bytes, bool]]:
+    """The lines of a text file as the official scorers see them, numbered from 1, without
+    their line end: split at ``\\n``, ``\\r\\n`` and a lone ``\\r`` (universal newlines; JSON
+    text holds no raw ``\\r`` inside a value). With each, whether orjson reads it exactly (no
+    integer of 20 digits in it): a plain file is searched once, a gzip file line by line."""
+    if gzip_by_name and ".gz" in path.name:
+        with _open_gzip(path) as raw:
+            yield from _split(raw, None if huge_ints else True)
+    else:
+        data = path.read_bytes()
+        lines = data.split(b"\n")
+        if lines[-1] == b"":  # the end of the last line, or an empty file
+            lines.pop()
+        yield from _split(lines, not huge_ints or not _LONG_INT.search(data))
+
+
+def _bulk(path: Path, huge_ints: bool) -> list[tuple[int, Any]] | None:
+    """Every line of a plain file read by orjson in one pass, or None (then line by line, for
+    the problems): for a file of ``\\n``-ended lines that orjson reads exactly, all JSON."""
+    if _fast_loads is None:
+        return None
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if b"\r" in data or (huge_ints and _LONG_INT.search(data)):
+        return None
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    try:
+        return list(enumerate(map(_fast_loads, lines), 1))
+    except ValueError:  # a blank line or one that is not JSON: reported line by line
+        return None
+
+
+def _split(lines: Any, exact: bool | None) -> Iterator[tuple[int, bytes, bool]]:
+    number = 0
+    for line in lines:
+        line = line.rstrip(b"\n").removesuffix(b"\r")
+        for part in line.split(b"\r") if b"\r" in line else (line,):
+            number += 1
+            yield number, part, exact if exact is not None else not _LONG_INT.search(part)
+
+
+try:
+    from orjson import loads as _fast_loads
+except ImportError:  # json alone: slower, same values
+    _fast_loads = None
+
+
+def _loads(data: bytes, exact: bool) -> Any:
+    """A line's JSON value as Python's ``json`` reads it from UTF-8 text: orjson where it reads
+    the same (``exact``; it refuses NaN and lone surrogates, which json then reads)."""
+    if exact and _fast_loads is not None:
+        try:
+            return _fast_loads(data)
+        except ValueError:
+            pass
+    return json.loads(data.decode("utf-8"))
+
+
+# ---------------------------------------------------------------------------------------------
+# The entry point
+
+
+def _paths(inputs: _PathLike | Sequence[_PathLike] | None) -> tuple[Path, ...]:
+    if inputs is None:
+        return ()
+    if isinstance(inputs, (str, os.PathLike)):
+        return (Path(inputs),)
+    return tuple(Path(p) for p in inputs)
+
+
+def check(
+    metric: str,
+    predictions: _PathLike,
+    inputs: _PathLike | Sequence[_PathLike] | None = None,
+    references: _PathLike | None = None,
+) -> Report:
+    """Every problem of the submission ``predictions`` for ``metric``, read with the task's
+    unlabelled test ``inputs`` (a path, or several: a claims file and a corpus, say) and the gold
+    ``references`` when given. Raises ``ValueError`` for an unknown metric, one without a check,
+    or a missing predictions path; problems of the files themselves are in the report."""
+    from .api import metric_names
+
+    (name,) = metric_names([metric])
+    declared = metric_contract(name).check
+    if declared is None:
+        raise ValueError(f"metric {name!r} declares no submission check")
+    files = CheckFiles(
+        Path(predictions), _paths(inputs), None if references is None else Path(references)
+    )
+    for path in (files.predictions, *files.inputs, *filter(None, [files.references])):
+        if not path.exists():
+            raise ValueError(f"{path}: no such file or folder")
+    collector = Collector(files)
+    # Reading makes many long-lived objects and no cycles: the collector's passes over them
+    # would cost more than the checks.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        declared.run(files, collector)
+    finally:
+        if collecting:
+            gc.enable()
+    return Report(name, files, _in_file_order(collector.problems), collector.rows)
+
+
+def _in_file_order(problems: list[Problem]) -> list[Problem]:
+    """Problems file by file (in the order first named), each file's in line order; problems of
+    a whole file first."""
+    files: dict[str | None, int] = {}
+    for p in problems:
+        files.setdefault(p.file, len(files))
+    return sorted(problems, key=lambda p: (files[p.file], p.line or 0))
