@@ -57,3 +57,11 @@ def test_changed_code_is_a_new_copy_and_the_one_loaded(metric_copy, tmp_path):
     removed = install.uninstall_metrics(["fever_score"], cache=cache)
     assert sorted(removed) == sorted([first.parent, second.parent])
     assert foreign.is_dir() and not first.parent.exists() and not second.parent.exists()
+
+
+def test_uninstall_removes_the_metric_folder_it_emptied(metric_copy, tmp_path):
+    cache = tmp_path / "cache"
+    (script,) = install.install_metrics(["fever_score"], cache=cache)
+    parent = script.parent.parent  # evaluate-metric--fever_score
+    assert install.uninstall_metrics(["fever_score"], cache=cache) == [script.parent]
+    assert not parent.exists()
