@@ -275,9 +275,19 @@ class StratifiedStatistics(_Record):
     sample; ``strata`` every stratum scored, even with no unit. ``score(stats)`` scores the parts
     of each stratum (in visiting order). Resamples are drawn within each stratum and may be
     scored in several processes. ``official``, ``keys``, ``unit``: as for ``SumStatistics``.
+
+    ``score_many(pools, picks)``, optional, scores many resamples at once (with numpy):
+    ``pools[stratum]`` holds parts as ``units`` gives them (lists indexed by unit), for every
+    stratum scored, in the order of ``strata``; ``picks[stratum]`` is an int array of shape
+    ``(resamples, m)`` whose row ``b`` lists the pool indices of resample ``b``'s units in the
+    order ``score`` would visit them (``(resamples, 0)`` for an empty pool). It returns one float
+    array of length ``resamples`` per key, each entry equal (``==``) to ``score`` of that
+    resample, ``score({s: tuple([part[i] for i in picks[s][b]] for part in pools[s])})``. The
+    same pool objects are passed for every chunk of resamples of one comparison. Without it,
+    every resample is scored by ``score``, one by one.
     """
 
-    __slots__ = ("keys", "official", "score", "unit", "units")
+    __slots__ = ("keys", "official", "score", "score_many", "unit", "units")
 
     def __init__(
         self,
@@ -289,9 +299,12 @@ class StratifiedStatistics(_Record):
             [Inputs], tuple[dict[str, tuple[list, ...]], dict[str, list[int]], list[str]]
         ],
         score: Callable[[dict[str, tuple[list, ...]]], dict[str, float]],
+        score_many: Callable[[dict[str, tuple[list, ...]], dict[str, Any]], dict[str, Any]]
+        | None = None,
     ) -> None:
         self.unit, self.keys = unit, tuple(keys)
         self.official, self.units, self.score = official, units, score
+        self.score_many = score_many
 
 
 # ---------------------------------------------------------------------------------------------

@@ -5,7 +5,8 @@ either sums over units (``SumStatistics``: a row of floats per unit, and the sco
 their sums) or units scored anew on every resample within strata (``StratifiedStatistics``).
 Here they become the arrays ``compare`` resamples: a sum adapter's ``stats`` are additive, so a
 resample's statistics are a weighted sum of unit rows, which numpy computes for a thousand
-resamples at once; a row adapter is scored resample by resample.
+resamples at once; a row adapter is scored by the metric's ``score_many`` for many resamples at
+once when it has one, else resample by resample.
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ class RowAdapter:
     units: Callable[[Inputs], StratifiedUnits]
     # the parts per scored stratum, in visiting order → one float per key
     score: Callable[[dict[str, tuple[list, ...]]], dict[str, float]]
+    # many resamples at once (``StratifiedStatistics.score_many``), when the metric has it
+    score_many: Callable[[dict[str, tuple[list, ...]], dict[str, np.ndarray]], dict] | None = None
 
 
 def objects(items: list) -> np.ndarray:
@@ -99,7 +102,12 @@ def _row_adapter(statistics: StratifiedStatistics) -> RowAdapter:
         return StratifiedUnits(arrays, identity, list(strata))
 
     return RowAdapter(
-        statistics.unit, statistics.keys, statistics.official, units, statistics.score
+        statistics.unit,
+        statistics.keys,
+        statistics.official,
+        units,
+        statistics.score,
+        statistics.score_many,
     )
 
 

@@ -14,6 +14,7 @@ from taskeval.contract import (
 
 from . import scoring as core
 from .inputs import read_official, references_from_hub, score_files
+from .sweeps import MacroScores
 
 TYPE_CHECKING = False  # typing costs the command line milliseconds at start
 if TYPE_CHECKING:
@@ -101,7 +102,12 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> StratifiedStat
         )
 
     return StratifiedStatistics(
-        "example", core.AVG_KEYS, official=official, units=units, score=score
+        "example",
+        core.AVG_KEYS,
+        official=official,
+        units=units,
+        score=score,
+        score_many=MacroScores(),  # the same sweeps for many resamples at once
     )
 
 
