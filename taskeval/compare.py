@@ -10,7 +10,6 @@ numbers on the original sample. How to read the output: docs/compare.md.
 
 from __future__ import annotations
 
-import copy
 import multiprocessing
 import os
 import threading
@@ -202,20 +201,6 @@ def _randomization_rows(a: RowAdapter, units: list, swaps: dict, start: int, sto
     return diffs
 
 
-def _streams(rng, sizes: dict[str, int], resamples: int, high) -> dict[str, Any]:
-    """One generator per stratum, at the point of ``rng``'s stream where that stratum's draws
-    of ``(resamples, size)`` integers below ``high(size)`` begin when they are drawn stratum
-    after stratum, each in one call (as the resample-by-resample path draws them). Drawing a
-    stratum's rows chunk by chunk from its copy then gives the very same numbers (the bit
-    generator keeps a half-used word in its state), in bounded memory."""
-    streams = {}
-    for s, size in sizes.items():
-        streams[s] = copy.deepcopy(rng)
-        for c in _chunks(resamples, size):  # skip the stratum's draws
-            rng.integers(0, high(size), size=(c, size))
-    return streams
-
-
 def _pools(units) -> dict[str, tuple[list, ...]]:
     """Every stratum a system is scored on, in its order, with the parts its units give."""
     empty = _empty(units)
@@ -225,64 +210,80 @@ def _pools(units) -> dict[str, tuple[list, ...]]:
     }
 
 
-def _swap_pools(first, other) -> tuple[dict, dict, dict]:
-    """For randomization between ``first`` and ``other``: each stratum's pool (both systems'
-    units, the first's then the other's, where both have the stratum), per system."""
-    mine, theirs = _pools(other), _pools(first)
-    both = {}
-    for s in first.parts.keys() & other.parts.keys():
-        pool = tuple(f + o for f, o in zip(theirs[s], mine[s]))
-        mine[s] = theirs[s] = pool
-        both[s] = len(first.parts[s][0])
-    return theirs, mine, both
+def _once(stratum, parts: tuple[list, ...], resamples: int) -> tuple:
+    """A stratum's values where no resample changes it (no unit, or nothing to swap)."""
+    width = len(parts[0]) if parts else 0
+    values = stratum(parts, np.arange(width)[None, :])
+    return tuple(np.broadcast_to(np.asarray(v, dtype=np.float64), (resamples,)) for v in values)
 
 
-def _no_swap(pool: tuple[list, ...], rows: int) -> np.ndarray:
-    width = len(pool[0]) if pool else 0
-    return np.broadcast_to(np.arange(width), (rows, width))
+def _joined(parts: list[tuple]) -> tuple:
+    return tuple(
+        np.concatenate([np.asarray(v, dtype=np.float64) for v in vs]) for vs in zip(*parts)
+    )
 
 
-def _many(a: RowAdapter, units: list, sizes: dict, randomize: bool, resamples: int, rngs):
-    """Stratified resampling scored by the metric's ``score_many``, chunk by chunk: the same
-    draws and swaps as ``_bootstrap_rows`` / ``_randomization_rows``, the same scores."""
-    boot_rng, perm_rng = rngs
-    chunk = max(1, _CELLS // max(sum(sizes.values()), 1))
-    draws_from = _streams(boot_rng, sizes, resamples, lambda size: size)
+def _many_bootstrap(a: RowAdapter, units: list, sizes: dict, resamples: int, rng) -> list[dict]:
+    """The paired bootstrap through the metric's ``many``, stratum after stratum: the draws of
+    ``_resample`` (each stratum's rows, drawn in chunks that continue the same stream), the
+    scores of ``_bootstrap_rows``."""
+    stratum = a.many.stratum
     pools = [_pools(u) for u in units]
-    boot: list[list[dict]] = [[] for _ in units]
-    perm: list[list[dict]] = [[] for _ in units[1:]]
-    if randomize:
-        swaps_from = _streams(perm_rng, sizes, resamples, lambda size: 2)
-        mixed = [_swap_pools(units[0], u) for u in units[1:]]
-    for start in range(0, resamples, chunk):
-        c = min(chunk, resamples - start)
-        draws = {s: draws_from[s].integers(0, size, size=(c, size)) for s, size in sizes.items()}
-        for u, pool, out in zip(units, pools, boot):
-            picks = {
-                s: draws[s] if s in u.parts else np.empty((c, 0), dtype=np.int64) for s in pool
-            }
-            out.append(a.score_many(pool, picks))
-        if not randomize:
-            continue
-        swaps = {s: swaps_from[s].integers(0, 2, size=(c, size)) > 0 for s, size in sizes.items()}
-        for (theirs, mine, both), out in zip(mixed, perm):
-            # A swapped unit gives the first system the other's statistics, and back.
-            taken = {s: np.arange(m) + m * swaps[s] for s, m in both.items()}
-            kept = {s: np.arange(m) + m * ~swaps[s] for s, m in both.items()}
-            base = a.score_many(
-                theirs, {s: taken.get(s, _no_swap(p, c)) for s, p in theirs.items()}
-            )
-            other = a.score_many(mine, {s: kept.get(s, _no_swap(p, c)) for s, p in mine.items()})
-            out.append({key: np.subtract(other[key], base[key]) for key in a.keys})
+    values: list[dict[str, list]] = [{} for _ in units]
+    for s, size in sizes.items():
+        for c in _chunks(resamples, size):
+            draws = rng.integers(0, size, size=(c, size))
+            for u, pool, out in zip(units, pools, values):
+                if s in u.parts:
+                    out.setdefault(s, []).append(stratum(pool[s], draws))
+    scores = []
+    for pool, out in zip(pools, values):
+        per_stratum = {
+            s: _joined(out[s]) if s in out else _once(stratum, pool[s], resamples) for s in pool
+        }
+        scores.append(a.many.combine(per_stratum))
+    return scores
 
-    def merged(parts: list[list[dict]]) -> list[dict[str, np.ndarray]]:
-        return [
-            {key: np.concatenate([np.asarray(p[key], dtype=np.float64) for p in part])
-             for key in a.keys}
-            for part in parts
-        ]  # fmt: skip
 
-    return merged(boot), merged(perm) if randomize else None
+def _many_randomization(
+    a: RowAdapter, units: list, sizes: dict, resamples: int, rng
+) -> list[dict[str, np.ndarray]]:
+    """Approximate randomization through ``many``: the swaps of ``_resample``, the differences
+    of ``_randomization_rows``."""
+    stratum = a.many.stratum
+    first, theirs_pool = units[0], _pools(units[0])
+    pairs = []
+    for u in units[1:]:
+        mine_pool = _pools(u)
+        # Where both systems have units, a resample picks each unit from one or the other:
+        # the pool holds the first system's units, then this one's.
+        shared = {
+            s: tuple(f + m for f, m in zip(theirs_pool[s], mine_pool[s]))
+            for s in first.parts.keys() & u.parts.keys()
+        }
+        pairs.append((mine_pool, shared, {}, {}))
+    for s, size in sizes.items():
+        for c in _chunks(resamples, size):
+            swapped = rng.integers(0, 2, size=(c, size)) > 0
+            for _, shared, theirs, mine in pairs:
+                if s in shared:
+                    # A swapped unit gives the first system the other's statistics, and back.
+                    taken = np.arange(size) + size * swapped
+                    kept = np.arange(size) + size * ~swapped
+                    theirs.setdefault(s, []).append(stratum(shared[s], taken))
+                    mine.setdefault(s, []).append(stratum(shared[s], kept))
+    diffs = []
+    for mine_pool, shared, theirs, mine in pairs:
+        base = a.many.combine({
+            s: _joined(theirs[s]) if s in shared else _once(stratum, p, resamples)
+            for s, p in theirs_pool.items()
+        })  # fmt: skip
+        other = a.many.combine({
+            s: _joined(mine[s]) if s in shared else _once(stratum, p, resamples)
+            for s, p in mine_pool.items()
+        })  # fmt: skip
+        diffs.append({key: np.subtract(other[key], base[key]) for key in a.keys})
+    return diffs
 
 
 # What the worker processes read: set before they are forked, so nothing is pickled.
@@ -348,9 +349,11 @@ def _resample(
         return boot, perm, n
     units = [a.units(system) for system in systems]
     sizes = _stratum_sizes(units)
-    if a.score_many is not None:
-        randomize = method == "randomization" and len(systems) > 1
-        boot, perm = _many(a, units, sizes, randomize, resamples, (boot_rng, perm_rng))
+    if a.many is not None:
+        boot = _many_bootstrap(a, units, sizes, resamples, boot_rng)
+        perm = None
+        if method == "randomization" and len(systems) > 1:
+            perm = _many_randomization(a, units, sizes, resamples, perm_rng)
         return boot, perm, sum(sizes.values())
     # Resamples are drawn within each stratum (such as each language).
     draws = {s: boot_rng.integers(0, size, size=(resamples, size)) for s, size in sizes.items()}

@@ -5,8 +5,8 @@ either sums over units (``SumStatistics``: a row of floats per unit, and the sco
 their sums) or units scored anew on every resample within strata (``StratifiedStatistics``).
 Here they become the arrays ``compare`` resamples: a sum adapter's ``stats`` are additive, so a
 resample's statistics are a weighted sum of unit rows, which numpy computes for a thousand
-resamples at once; a row adapter is scored by the metric's ``score_many`` for many resamples at
-once when it has one, else resample by resample.
+resamples at once; a row adapter is scored stratum by stratum for many resamples at once when
+the metric has ``many`` (``ManyResamples``), else resample by resample.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .contract import StratifiedStatistics, SumStatistics
+from .contract import ManyResamples, StratifiedStatistics, SumStatistics
 from .registry import contract
 
 Inputs = Mapping[str, Any]  # compute() keyword inputs: predictions, references
@@ -66,8 +66,8 @@ class RowAdapter:
     units: Callable[[Inputs], StratifiedUnits]
     # the parts per scored stratum, in visiting order → one float per key
     score: Callable[[dict[str, tuple[list, ...]]], dict[str, float]]
-    # many resamples at once (``StratifiedStatistics.score_many``), when the metric has it
-    score_many: Callable[[dict[str, tuple[list, ...]], dict[str, np.ndarray]], dict] | None = None
+    # many resamples at once (``StratifiedStatistics.many``), when the metric has it
+    many: ManyResamples | None = None
 
 
 def objects(items: list) -> np.ndarray:
@@ -107,7 +107,7 @@ def _row_adapter(statistics: StratifiedStatistics) -> RowAdapter:
         statistics.official,
         units,
         statistics.score,
-        statistics.score_many,
+        statistics.many,
     )
 
 

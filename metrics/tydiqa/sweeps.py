@@ -11,8 +11,8 @@ sum along each resample's units sorted by rank (a stable sort keeps the visiting
 ties), so every float is the official one. Only the best point's F1, precision and recall are
 computed: the headline macro means are made of them alone.
 
-Used by ``contract.py`` (``StratifiedStatistics.score_many``); the scores equal, with ``==``,
-the core's ``language_values`` and ``macro_averages`` of each resample.
+Used by ``contract.py`` (``StratifiedStatistics.many``); the scores equal, with ``==``, the
+core's ``language_values`` and ``macro_averages`` of each resample.
 """
 
 from __future__ import annotations
@@ -24,50 +24,50 @@ import numpy as np
 
 from .scoring import Stat, macro_averages
 
+# Per unit, what a rank's counts add up: a predicted answer (1) and a non-zero credit (2).
+_PREDICTED, _CREDITED, _CODES = 1, 2, 4
+
 
 class Pool:
     """One task's unit statistics as arrays, and each unit's rank among the distinct scores."""
 
     def __init__(self, stats: Sequence[Stat]) -> None:
         self.gold = np.array([s[0] for s in stats], dtype=bool)
-        self.predicted = np.array([s[1] for s in stats], dtype=np.int64)
+        predicted = np.array([s[1] for s in stats], dtype=bool)
         self.credit = np.array([float(s[2]) for s in stats], dtype=np.float64)
         scores = np.array([float(s[3]) for s in stats], dtype=np.float64)
         distinct = np.unique(scores)  # ascending; equal scores (0 and 0.0 too) share a rank
         self.ranks = len(distinct)
-        rank = self.ranks - 1 - np.searchsorted(distinct, scores)  # 0: the highest score
-        # The smallest integer type the stable sort handles by radix (16 bits) when it fits.
-        self.rank = rank.astype(np.int16 if self.ranks < 2**15 - 1 else np.int64)
-        # Integers add up exactly in any order below 2**53: no per-unit order to keep then.
-        whole = self.credit == np.floor(self.credit)
-        self.integral = bool(whole.all() and np.abs(self.credit).sum() < 2**53)
+        self.rank = self.ranks - 1 - np.searchsorted(distinct, scores)  # 0: the highest score
+        code = predicted * _PREDICTED + (self.credit != 0) * _CREDITED
+        self.coded = (self.rank * _CODES + code).astype(np.int64)
+        # Credits of 0 and 1 (passages, yes/no answers, exact spans) add up exactly in any
+        # order: their sum is a count. Other floats are added in the official order.
+        self.counted = bool(np.isin(self.credit, (0.0, 1.0)).all())
 
 
-def _per_rank(flat_rank: np.ndarray, weights: np.ndarray | None, rows: int, ranks: int):
-    """Sums of ``weights`` per resample and rank, accumulated over the ranks (rows x ranks)."""
-    counts = np.bincount(flat_rank, weights=weights, minlength=rows * ranks)
-    return np.cumsum(counts.reshape(rows, ranks), axis=1)
+def _cumulative(counts: np.ndarray) -> np.ndarray:
+    return np.cumsum(counts, axis=1)
 
 
-def _correct(pool: Pool, picks: np.ndarray, rank: np.ndarray, flat_rank: np.ndarray):
-    """The summed credit at the end of each rank, per resample, with the official floats."""
-    rows, ranks = picks.shape[0], pool.ranks
-    credit = pool.credit[picks]
-    if pool.integral:
-        return _per_rank(flat_rank, credit.ravel(), rows, ranks)
-    # Zero credits leave a sum unchanged: sort the others first, by rank, ties in visiting order.
-    nonzero = credit != 0
-    key = np.where(nonzero, rank, ranks).astype(rank.dtype)
-    order = np.argsort(key, axis=1, kind="stable")
-    width = int(nonzero.sum(axis=1).max())
-    added = np.take_along_axis(credit, order[:, :width], axis=1)
+def _running_credit(pool: Pool, picks: np.ndarray, coded: np.ndarray, credited: np.ndarray):
+    """The official running sum of the credits, at the end of each rank (rows x ranks): the
+    non-zero credits of each resample sorted by rank, ties in visiting order, added one by
+    one (zeros leave a sum unchanged)."""
+    rows = picks.shape[0]
+    ranks = pool.ranks
+    # 16-bit keys are sorted by radix; the sort is stable, as the official sorted() is.
+    small = np.int16 if ranks < 2**15 - 1 else np.int64
+    key = np.where(coded & _CREDITED, coded // _CODES, ranks).astype(small)
+    width = int(credited[:, -1].max()) if ranks else 0
+    order = np.argsort(key, axis=1, kind="stable")[:, :width]
+    added = pool.credit[np.take_along_axis(picks, order, axis=1)]
     running = np.zeros((rows, width + 1))
     np.cumsum(added, axis=1, out=running[:, 1:])
-    ends = _per_rank(flat_rank, nonzero.ravel().astype(np.float64), rows, ranks)
-    return np.take_along_axis(running, ends.astype(np.int64), axis=1)
+    return np.take_along_axis(running, credited, axis=1)
 
 
-def best_points(stats: Sequence[Stat], picks: np.ndarray, pool: Pool | None = None):
+def best_points(stats: Sequence[Stat], picks: np.ndarray, pool: Pool | None = None) -> tuple:
     """``best_threshold(...)[0][:3]`` (F1, precision, recall at the best F1) of every resample
     ``[stats[i] for i in picks[b]]``, as three float arrays."""
     rows = picks.shape[0]
@@ -75,22 +75,26 @@ def best_points(stats: Sequence[Stat], picks: np.ndarray, pool: Pool | None = No
         zero = np.zeros(rows)
         return zero, zero, zero
     pool = pool if pool is not None else Pool(stats)
-    rank = pool.rank[picks]
-    flat_rank = (rank + (np.arange(rows) * pool.ranks)[:, None]).ravel()
-    total_gold = pool.gold[picks].sum(axis=1)[:, None]
-    predicted = _per_rank(flat_rank, pool.predicted[picks].ravel(), rows, pool.ranks)
-    correct = _correct(pool, picks, rank, flat_rank)
+    ranks = pool.ranks
+    coded = pool.coded[picks]
+    offset = (np.arange(rows, dtype=np.int64) * (ranks * _CODES))[:, None]
+    counts = np.bincount((coded + offset).ravel(), minlength=rows * ranks * _CODES)
+    counts = counts.reshape(rows, ranks, _CODES)
+    predicted = _cumulative(counts[:, :, _PREDICTED] + counts[:, :, _PREDICTED | _CREDITED])
+    credited = _cumulative(counts[:, :, _CREDITED] + counts[:, :, _PREDICTED | _CREDITED])
+    if pool.counted:
+        correct = credited.astype(np.float64)
+    else:
+        correct = _running_credit(pool, picks, coded, credited)
+    total_gold = np.count_nonzero(pool.gold[picks], axis=1)[:, None]
     # A rank a resample lacks repeats the point before it, which never beats it (strictly
-    # greater F1 replaces the best): each resample's points are exactly the official ones.
-    precision = np.divide(correct, predicted, out=np.zeros_like(correct), where=predicted > 0)
-    recall = np.divide(
-        correct,
-        total_gold,
-        out=np.zeros_like(correct),
-        where=np.broadcast_to(total_gold > 0, correct.shape),
-    )
+    # greater F1 replaces the best): each resample's best point is the official one.
+    zeros = np.zeros(correct.shape)
+    precision = np.divide(correct, predicted, out=zeros.copy(), where=predicted > 0)
+    has_gold = np.broadcast_to(total_gold > 0, correct.shape)
+    recall = np.divide(correct, total_gold, out=zeros.copy(), where=has_gold)
     both = precision + recall
-    f1 = np.divide(2 * precision * recall, both, out=np.zeros_like(both), where=both != 0)
+    f1 = np.divide(2 * precision * recall, both, out=zeros, where=both != 0)
     best = np.argmax(f1, axis=1)[:, None]
     found = np.take_along_axis(f1, best, axis=1)[:, 0] > 0
     return tuple(
@@ -99,9 +103,10 @@ def best_points(stats: Sequence[Stat], picks: np.ndarray, pool: Pool | None = No
     )
 
 
-class MacroScores:
-    """``score_many`` of the contract: the macro means of many resamples' sweeps. Pools are
-    ranked once per comparison (the same lists come with every chunk of resamples)."""
+class LanguageSweeps:
+    """``stratum`` of the contract's ``ManyResamples``: a language's best passage and minimal
+    points for many resamples. Pools are ranked once per comparison (the same lists come with
+    every chunk of resamples)."""
 
     def __init__(self) -> None:
         self._pools: dict[int, tuple[Sequence[Stat], Pool]] = {}
@@ -112,26 +117,26 @@ class MacroScores:
             kept = self._pools[id(stats)] = (stats, Pool(stats))
         return kept[1]
 
-    def __call__(
-        self, pools: Mapping[str, tuple[list, list]], picks: Mapping[str, np.ndarray]
-    ) -> dict[str, Any]:
-        rows = next(iter(picks.values())).shape[0] if picks else 0
-        values_by_language = {}
-        for language, (passage, minimal) in pools.items():
-            chosen = picks[language]
-            p_f1, p_precision, p_recall = self._best(passage, chosen)
-            m_f1, m_precision, m_recall = self._best(minimal, chosen)
-            # Where language_values puts them (the rest is not part of the macro means).
-            values_by_language[language] = [p_f1, p_precision, p_recall, *[None] * 7,
-                                            m_f1, m_precision, m_recall, *[None] * 7]  # fmt: skip
-        macro = macro_averages(values_by_language)
-        # The core adds arrays as it adds floats; with no language to average it gives int 0.
-        return {
-            key: np.broadcast_to(np.asarray(v, dtype=np.float64), (rows,))
-            for key, v in macro.items()
-        }
-
-    def _best(self, stats: Sequence[Stat], picks: np.ndarray):
+    def __call__(self, parts: tuple[list, ...], picks: np.ndarray) -> tuple:
+        passage, minimal = parts
         if picks.shape[1] == 0:
-            return best_points(stats, picks)
-        return best_points(stats, picks, self._pool(stats))
+            return best_points(passage, picks) * 2
+        return best_points(passage, picks, self._pool(passage)) + best_points(
+            minimal, picks, self._pool(minimal)
+        )
+
+
+def macro_scores(values: Mapping[str, tuple]) -> dict[str, Any]:
+    """``combine`` of the contract's ``ManyResamples``: the core's ``macro_averages`` over the
+    languages' arrays (it adds them as it adds floats)."""
+    rows = len(next(iter(values.values()))[0]) if values else 1
+    by_language = {
+        # Where language_values puts them (the rest is no part of the macro means).
+        language: [*v[:3], *[None] * 7, *v[3:], *[None] * 7]
+        for language, v in values.items()
+    }
+    macro = macro_averages(by_language)
+    # With no language to average, the core's int 0 stands for every resample.
+    return {
+        key: np.broadcast_to(np.asarray(v, dtype=np.float64), (rows,)) for key, v in macro.items()
+    }
