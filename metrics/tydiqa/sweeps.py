@@ -24,8 +24,9 @@ import numpy as np
 
 from .scoring import Stat, macro_averages
 
-# Per unit, what a rank's counts add up: a predicted answer (1) and a non-zero credit (2).
+# What a unit adds to its rank's counts: a predicted answer and a non-zero credit, coded 0-3.
 _PREDICTED, _CREDITED, _CODES = 1, 2, 4
+_TINY = 5e-324  # the smallest positive float: x / max(d, _TINY) is x / d for any d > 0
 
 
 class Pool:
@@ -39,30 +40,28 @@ class Pool:
         distinct = np.unique(scores)  # ascending; equal scores (0 and 0.0 too) share a rank
         self.ranks = len(distinct)
         self.rank = self.ranks - 1 - np.searchsorted(distinct, scores)  # 0: the highest score
-        code = predicted * _PREDICTED + (self.credit != 0) * _CREDITED
-        self.coded = (self.rank * _CODES + code).astype(np.int64)
+        credited = self.credit != 0
+        self.code = predicted * _PREDICTED + credited * _CREDITED
+        # The sort key of a unit's credit: its rank, after every rank when it adds nothing.
+        # 16-bit keys are sorted by radix; the sort is stable, as the official sorted() is.
+        small = np.int16 if self.ranks < 2**15 - 1 else np.int64
+        self.key = np.where(credited, self.rank, self.ranks).astype(small)
         # Credits of 0 and 1 (passages, yes/no answers, exact spans) add up exactly in any
         # order: their sum is a count. Other floats are added in the official order.
         self.counted = bool(np.isin(self.credit, (0.0, 1.0)).all())
+        # The core credits only a predicted answer to answerable gold: a count of 0 predicted
+        # (or gold) answers then comes with a credit of 0, and 0 / 1 is the official 0.
+        self.credit_needs_both = bool((predicted & self.gold)[credited].all())
 
 
-def _cumulative(counts: np.ndarray) -> np.ndarray:
-    return np.cumsum(counts, axis=1)
-
-
-def _running_credit(pool: Pool, picks: np.ndarray, coded: np.ndarray, credited: np.ndarray):
-    """The official running sum of the credits, at the end of each rank (rows x ranks): the
-    non-zero credits of each resample sorted by rank, ties in visiting order, added one by
-    one (zeros leave a sum unchanged)."""
-    rows = picks.shape[0]
-    ranks = pool.ranks
-    # 16-bit keys are sorted by radix; the sort is stable, as the official sorted() is.
-    small = np.int16 if ranks < 2**15 - 1 else np.int64
-    key = np.where(coded & _CREDITED, coded // _CODES, ranks).astype(small)
-    width = int(credited[:, -1].max()) if ranks else 0
-    order = np.argsort(key, axis=1, kind="stable")[:, :width]
+def _running_credit(pool: Pool, picks: np.ndarray, credited: np.ndarray) -> np.ndarray:
+    """The official running sum of the credits at the end of each rank (rows x ranks): each
+    resample's non-zero credits sorted by rank, ties in visiting order, added one by one
+    (zeros leave a sum unchanged)."""
+    width = int(credited[:, -1].max())
+    order = np.argsort(pool.key[picks], axis=1, kind="stable")[:, :width]
     added = pool.credit[np.take_along_axis(picks, order, axis=1)]
-    running = np.zeros((rows, width + 1))
+    running = np.zeros((picks.shape[0], width + 1))
     np.cumsum(added, axis=1, out=running[:, 1:])
     return np.take_along_axis(running, credited, axis=1)
 
@@ -76,25 +75,28 @@ def best_points(stats: Sequence[Stat], picks: np.ndarray, pool: Pool | None = No
         return zero, zero, zero
     pool = pool if pool is not None else Pool(stats)
     ranks = pool.ranks
-    coded = pool.coded[picks]
-    offset = (np.arange(rows, dtype=np.int64) * (ranks * _CODES))[:, None]
-    counts = np.bincount((coded + offset).ravel(), minlength=rows * ranks * _CODES)
-    counts = counts.reshape(rows, ranks, _CODES)
-    predicted = _cumulative(counts[:, :, _PREDICTED] + counts[:, :, _PREDICTED | _CREDITED])
-    credited = _cumulative(counts[:, :, _CREDITED] + counts[:, :, _PREDICTED | _CREDITED])
+    # Units per code, resample and rank: one count, laid out code by code.
+    where = pool.code * (rows * ranks) + pool.rank
+    where = where[picks] + (np.arange(rows) * ranks)[:, None]
+    counts = np.bincount(where.ravel(), minlength=_CODES * rows * ranks)
+    counts = counts.reshape(_CODES, rows, ranks)
+    both = _PREDICTED | _CREDITED
+    predicted = np.cumsum(counts[_PREDICTED] + counts[both], axis=1)
+    credited = np.cumsum(counts[_CREDITED] + counts[both], axis=1)
     if pool.counted:
         correct = credited.astype(np.float64)
     else:
-        correct = _running_credit(pool, picks, coded, credited)
+        correct = _running_credit(pool, picks, credited)
     total_gold = np.count_nonzero(pool.gold[picks], axis=1)[:, None]
     # A rank a resample lacks repeats the point before it, which never beats it (strictly
     # greater F1 replaces the best): each resample's best point is the official one.
-    zeros = np.zeros(correct.shape)
-    precision = np.divide(correct, predicted, out=zeros.copy(), where=predicted > 0)
-    has_gold = np.broadcast_to(total_gold > 0, correct.shape)
-    recall = np.divide(correct, total_gold, out=zeros.copy(), where=has_gold)
-    both = precision + recall
-    f1 = np.divide(2 * precision * recall, both, out=zeros, where=both != 0)
+    precision = correct / np.maximum(predicted, 1)
+    recall = correct / np.maximum(total_gold, 1)
+    if not pool.credit_needs_both:  # the official 0 where nothing was predicted or is gold
+        precision[predicted == 0] = 0.0
+        recall[np.broadcast_to(total_gold == 0, recall.shape)] = 0.0
+    f1 = 2 * precision * recall
+    f1 /= np.maximum(precision + recall, _TINY)  # 0 where both are 0, as the official 0
     best = np.argmax(f1, axis=1)[:, None]
     found = np.take_along_axis(f1, best, axis=1)[:, 0] > 0
     return tuple(
