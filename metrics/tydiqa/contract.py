@@ -59,9 +59,18 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> StratifiedStat
             normalized[key] = (core.normalize_predictions(predictions), known)
         return normalized[key]
 
+    swept: dict[tuple[int, int], list] = {}
+
+    def stats_of(inputs: Mapping[str, Any]) -> list:
+        # The core's per-example stats, made once per system for its score and its units.
+        key = (id(inputs["predictions"]), id(inputs["references"]))
+        if key not in swept:
+            swept[key] = list(core.language_stats(*normalize(inputs), passage, minimal))
+        return swept[key]
+
     def official(inputs: Mapping[str, Any]) -> dict[str, Any]:
-        # What tydiqa_score (compute()) does: check, normalize, score.
-        return core.score(*normalize(inputs), passage, minimal)
+        # What tydiqa_score (compute()) does: check, normalize, score (``core.score``).
+        return core.scores_of(stats_of(inputs))
 
     def units(inputs: Mapping[str, Any]) -> tuple[dict, dict, list]:
         preds, refs = normalize(inputs)
@@ -69,9 +78,7 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> StratifiedStat
         # language are its gold examples in gold order (the order a resample draws from).
         _, gold_ids, _ = core.group_by_language(preds, refs)
         parts, identity, strata = {}, {}, []
-        for language, passage_stats, minimal_stats, _ in core.language_stats(
-            preds, refs, passage, minimal
-        ):
+        for language, passage_stats, minimal_stats, _ in stats_of(inputs):
             strata.append(language)  # scored: some prediction carries it
             ids = gold_ids.get(language, [])
             if not ids:
