@@ -211,10 +211,10 @@ def _pools(units) -> dict[str, tuple[list, ...]]:
     }
 
 
-def _once(stratum, parts: tuple[list, ...], resamples: int) -> tuple:
+def _once(stratum, name: str, parts: tuple[list, ...], resamples: int) -> tuple:
     """A stratum's values where no resample changes it (no unit, or nothing to swap)."""
     width = len(parts[0]) if parts else 0
-    values = stratum(parts, np.arange(width)[None, :])
+    values = stratum(name, parts, np.arange(width)[None, :])
     return tuple(np.broadcast_to(np.asarray(v, dtype=np.float64), (resamples,)) for v in values)
 
 
@@ -236,11 +236,11 @@ def _many_bootstrap(a: RowAdapter, units: list, sizes: dict, resamples: int, rng
             draws = rng.integers(0, size, size=(c, size))
             for u, pool, out in zip(units, pools, values):
                 if s in u.parts:
-                    out.setdefault(s, []).append(stratum(pool[s], draws))
+                    out.setdefault(s, []).append(stratum(s, pool[s], draws))
     scores = []
     for pool, out in zip(pools, values):
         per_stratum = {
-            s: _joined(out[s]) if s in out else _once(stratum, pool[s], resamples) for s in pool
+            s: _joined(out[s]) if s in out else _once(stratum, s, pool[s], resamples) for s in pool
         }
         scores.append(a.many.combine(per_stratum))
     return scores
@@ -271,16 +271,16 @@ def _many_randomization(
                     # A swapped unit gives the first system the other's statistics, and back.
                     taken = np.arange(size) + size * swapped
                     kept = np.arange(size) + size * ~swapped
-                    theirs.setdefault(s, []).append(stratum(shared[s], taken))
-                    mine.setdefault(s, []).append(stratum(shared[s], kept))
+                    theirs.setdefault(s, []).append(stratum(s, shared[s], taken))
+                    mine.setdefault(s, []).append(stratum(s, shared[s], kept))
     diffs = []
     for mine_pool, shared, theirs, mine in pairs:
         base = a.many.combine({
-            s: _joined(theirs[s]) if s in shared else _once(stratum, p, resamples)
+            s: _joined(theirs[s]) if s in shared else _once(stratum, s, p, resamples)
             for s, p in theirs_pool.items()
         })  # fmt: skip
         other = a.many.combine({
-            s: _joined(mine[s]) if s in shared else _once(stratum, p, resamples)
+            s: _joined(mine[s]) if s in shared else _once(stratum, s, p, resamples)
             for s, p in mine_pool.items()
         })  # fmt: skip
         diffs.append({key: np.subtract(other[key], base[key]) for key in a.keys})

@@ -270,22 +270,24 @@ class SumStatistics(_Record):
 class ManyResamples(_Record):
     """The optional fast path of ``StratifiedStatistics``: many resamples scored at once.
 
-    ``stratum(parts, picks)``: one stratum's parts (lists indexed by unit, as ``units`` gives
-    them) and an int array ``picks`` of shape ``(resamples, m)`` whose row ``b`` lists the units
-    of resample ``b`` in the order ``score`` would visit them (``m`` = 0 for a stratum without
-    units; the array may be a read-only view) → a tuple of float arrays with one entry per
-    resample. ``combine(values)``: those tuples for every stratum scored, in the order of
-    ``strata`` → one float array per key. Together they give every resample exactly (``==``)
-    what ``score`` gives it: ``combine({s: stratum(parts[s], picks[s]) ...})[key][b] ==
-    score({s: tuple([p[i] for i in picks[s][b]] for p in parts[s]) ...})[key]``. A stratum's
-    resamples come in chunks (to bound memory), with the same ``parts`` objects every time.
+    ``stratum(name, parts, picks)``: one stratum's name and parts (lists indexed by unit, as
+    ``units`` gives them) and an int array ``picks`` of shape ``(resamples, m)`` whose row ``b``
+    lists the units of resample ``b`` in the order ``score`` would visit them (``m`` = 0 for a
+    stratum without units; the array may be a read-only view) → a tuple of float arrays with
+    one entry per resample. ``combine(values)``: those tuples for every stratum scored, in the
+    order of ``strata`` → one float array per key. Together they give every resample exactly
+    (``==``) what ``score`` gives it: ``combine({s: stratum(s, parts[s], picks[s]) ...})[key][b]
+    == score({s: tuple([p[i] for i in picks[s][b]] for p in parts[s]) ...})[key]``; values that
+    ``combine`` ignores (a stratum left out of every key) may be anything of that shape. A
+    stratum's resamples come in chunks (to bound memory), with the same ``parts`` objects
+    every time.
     """
 
     __slots__ = ("combine", "stratum")
 
     def __init__(
         self,
-        stratum: Callable[[tuple[list, ...], Any], tuple],
+        stratum: Callable[[str, tuple[list, ...], Any], tuple],
         combine: Callable[[dict[str, tuple]], dict[str, Any]],
     ) -> None:
         self.stratum, self.combine = stratum, combine

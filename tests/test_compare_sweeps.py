@@ -119,7 +119,7 @@ def test_many_resamples_score_as_the_core_scores_each(seed):
             s: rng.integers(0, max(len(p[0]), 1), size=(resamples, len(p[0])))
             for s, p in parts.items()
         }
-        values = {s: statistics.many.stratum(p, rows[s]) for s, p in parts.items()}
+        values = {s: statistics.many.stratum(s, p, rows[s]) for s, p in parts.items()}
         got = statistics.many.combine(values)
         for b in range(resamples):
             expected = _expected(parts, rows, b)
@@ -138,7 +138,7 @@ def test_many_resamples_score_as_the_core_scores_each(seed):
     for s, pool in shared.items():
         m = len(pool[0]) // 2
         rows[s] = np.arange(m) + m * (rng.integers(0, 2, size=(resamples, m)) > 0)
-    values = {s: statistics.many.stratum(pool, rows[s]) for s, pool in shared.items()}
+    values = {s: statistics.many.stratum(s, pool, rows[s]) for s, pool in shared.items()}
     got = statistics.many.combine(values)
     for b in range(resamples):
         assert {k: got[k][b] for k in core.AVG_KEYS} == _expected(shared, rows, b), (seed, b)

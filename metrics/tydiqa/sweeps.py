@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .scoring import Stat, macro_averages
+from .scoring import EXCLUDED_FROM_MACRO, Stat, macro_averages
 
 # What a unit adds to its rank's counts: a predicted answer and a non-zero credit, coded 0-3.
 _PREDICTED, _CREDITED, _CODES = 1, 2, 4
@@ -119,10 +119,11 @@ class LanguageSweeps:
             kept = self._pools[id(stats)] = (stats, Pool(stats))
         return kept[1]
 
-    def __call__(self, parts: tuple[list, ...], picks: np.ndarray) -> tuple:
+    def __call__(self, language: str, parts: tuple[list, ...], picks: np.ndarray) -> tuple:
         passage, minimal = parts
-        if picks.shape[1] == 0:
-            return best_points(passage, picks) * 2
+        if picks.shape[1] == 0 or language == EXCLUDED_FROM_MACRO:
+            # Nothing to sweep, or a sweep no macro mean reads: zeros stand in for it.
+            return best_points([], picks[:, :0]) * 2
         return best_points(passage, picks, self._pool(passage)) + best_points(
             minimal, picks, self._pool(minimal)
         )
