@@ -116,16 +116,26 @@ def _chunks(total: int, n: int, cells: int = _CELLS) -> list[int]:
     return [min(size, total - start) for start in range(0, total, size)]
 
 
+def _draw(rng, n: int, shape: tuple[int, int]) -> np.ndarray:
+    """``rng.integers(0, n, size=shape)``, the very same numbers, as 32-bit ints: below 2**32
+    both draw from the generator's 32-bit words alike; half the memory, twice as fast."""
+    if n > np.iinfo(np.int32).max:
+        return rng.integers(0, n, size=shape)
+    return rng.integers(0, n, size=shape, dtype=np.int32)
+
+
 def _bootstrap_sums(a: SumAdapter, stats: list[np.ndarray], resamples: int, rng) -> list[dict]:
     n, k = stats[0].shape
     stacked = np.hstack(stats)
     parts: list[list[dict]] = [[] for _ in stats]
     for c in _chunks(resamples, n):
-        # Each row of ``counts`` says how often each unit was drawn in one resample.
-        draws = rng.integers(0, n, size=(c, n))
-        draws += np.arange(c)[:, None] * n
-        counts = np.bincount(draws.ravel(), minlength=c * n).reshape(c, n)
-        sums = counts.astype(np.float64) @ stacked
+        # Each row of ``counts`` says how often each unit was drawn in one resample, counted
+        # row by row (a row's counts stay in the CPU's cache).
+        draws = _draw(rng, n, (c, n))
+        counts = np.empty((c, n))
+        for row, drawn in zip(counts, draws):
+            row[:] = np.bincount(drawn, minlength=n)
+        sums = counts @ stacked
         for s, part in enumerate(parts):
             part.append(a.aggregate(sums[:, s * k : (s + 1) * k], n))
     return [{key: np.concatenate([p[key] for p in part]) for key in a.keys} for part in parts]
@@ -233,7 +243,7 @@ def _many_bootstrap(a: RowAdapter, units: list, sizes: dict, resamples: int, rng
     values: list[dict[str, list]] = [{} for _ in units]
     for s, size in sizes.items():
         for c in _chunks(resamples, size, _MANY_CELLS):
-            draws = rng.integers(0, size, size=(c, size))
+            draws = _draw(rng, size, (c, size))
             for u, pool, out in zip(units, pools, values):
                 if s in u.parts:
                     out.setdefault(s, []).append(stratum(s, pool[s], draws))
@@ -265,7 +275,7 @@ def _many_randomization(
         pairs.append((mine_pool, shared, {}, {}))
     for s, size in sizes.items():
         for c in _chunks(resamples, size, _MANY_CELLS):
-            swapped = rng.integers(0, 2, size=(c, size)) > 0
+            swapped = _draw(rng, 2, (c, size)) > 0
             for _, shared, theirs, mine in pairs:
                 if s in shared:
                     # A swapped unit gives the first system the other's statistics, and back.

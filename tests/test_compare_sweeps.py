@@ -177,3 +177,13 @@ def test_ten_thousand_resamples_in_bounded_memory():
         tracemalloc.stop()
     # All draws at once would hold 10,000 x ~450 int64 (about 36 MB).
     assert peak < 20e6, peak
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 1031, 20_000, 2**31 - 1])
+def test_draws_are_those_of_the_64_bit_call(n):
+    # The draws of today's resamples come from rng.integers(0, n, size) (int64), in one call
+    # per stratum; ``_draw`` gives them as 32-bit ints, in chunks that continue the stream.
+    expected = np.random.default_rng(n).integers(0, n, size=(37, 101))
+    rng = np.random.default_rng(n)
+    got = np.vstack([compare_module._draw(rng, n, (c, 101)) for c in (1, 16, 20)])
+    assert got.dtype == np.int32 and (got == expected).all()
