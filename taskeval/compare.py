@@ -4,7 +4,8 @@
 the units that metric aggregates over (see ``taskeval.units``): a paired bootstrap gives every
 score a confidence interval and every difference to the first system an interval and a p-value;
 approximate randomization (``method="randomization"``) gives the p-values instead. Each resample
-is scored by the metric core's own aggregation, and the reported scores are ``compute()``'s
+is scored by the metric core's own aggregation (all resamples at once with numpy, where the
+metric's statistics allow it, to the same numbers), and the reported scores are ``compute()``'s
 numbers on the original sample. How to read the output: docs/compare.md.
 """
 
@@ -409,8 +410,9 @@ def compare_rows(
     bootstrap interval, and for each system after the first the difference to the first with
     its interval and a p-value (see docs/compare.md). ``config_name`` is one of the metric's
     configs; ``options`` are the metric's ``compute()`` options. ``workers``: processes that
-    score the resamples of a metric scored resample by resample (``StratifiedStatistics``),
-    default the number of CPUs (at most 8); results do not depend on it.
+    score the resamples of a metric scored resample by resample (``StratifiedStatistics``
+    without ``ManyResamples``), default the number of CPUs (at most 8); results do not depend
+    on it.
     """
     names = list(names) if names is not None else [f"system {i + 1}" for i in range(len(systems))]
     _check_arguments(method, resamples, seed, confidence)
