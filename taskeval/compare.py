@@ -112,8 +112,8 @@ def _differing_ids(
 # Additive metrics: a resample's statistics are counts-weighted sums of unit rows.
 
 
-def _chunks(total: int, n: int, cells: int = _CELLS) -> list[int]:
-    size = max(1, cells // max(n, 1))
+def _chunks(total: int, n: int, cells: int | None = None) -> list[int]:
+    size = max(1, (_CELLS if cells is None else cells) // max(n, 1))
     return [min(size, total - start) for start in range(0, total, size)]
 
 
