@@ -29,6 +29,7 @@ __all__ = [
     "ContractError",
     "FileArgument",
     "Files",
+    "ManyResamples",
     "MetricContract",
     "Option",
     "OutputFormat",
@@ -267,6 +268,32 @@ class SumStatistics(_Record):
         self.official, self.stats, self.scores = official, stats, scores
 
 
+class ManyResamples(_Record):
+    """The optional fast path of ``StratifiedStatistics``: many resamples scored at once.
+
+    ``stratum(name, parts, picks)``: one stratum's name and parts (lists indexed by unit, as
+    ``units`` gives them) and an int array ``picks`` of shape ``(resamples, m)`` whose row ``b``
+    lists the units of resample ``b`` in the order ``score`` would visit them (``m`` = 0 for a
+    stratum without units; the array may be a read-only view) → a tuple of float arrays with
+    one entry per resample. ``combine(values)``: those tuples for every stratum scored, in the
+    order of ``strata`` → one float array per key. Together they give every resample exactly
+    (``==``) what ``score`` gives it: ``combine({s: stratum(s, parts[s], picks[s]) ...})[key][b]
+    == score({s: tuple([p[i] for i in picks[s][b]] for p in parts[s]) ...})[key]``; values that
+    ``combine`` ignores (a stratum left out of every key) may be anything of that shape. A
+    stratum's resamples come in chunks (to bound memory), with the same ``parts`` objects
+    every time.
+    """
+
+    __slots__ = ("combine", "stratum")
+
+    def __init__(
+        self,
+        stratum: Callable[[str, tuple[list, ...], Any], tuple],
+        combine: Callable[[dict[str, tuple]], dict[str, Any]],
+    ) -> None:
+        self.stratum, self.combine = stratum, combine
+
+
 class StratifiedStatistics(_Record):
     """A metric scored anew on every resample from its units' statistics, within strata.
 
@@ -276,9 +303,12 @@ class StratifiedStatistics(_Record):
     sample; ``strata`` every stratum scored, even with no unit. ``score(stats)`` scores the parts
     of each stratum (in visiting order). Resamples are drawn within each stratum and may be
     scored in several processes. ``official``, ``keys``, ``unit``: as for ``SumStatistics``.
+
+    ``many``, optional: a ``ManyResamples`` scoring many resamples at once (with numpy), the
+    same numbers; without it, every resample is scored by ``score``, one by one.
     """
 
-    __slots__ = ("keys", "official", "score", "unit", "units")
+    __slots__ = ("keys", "many", "official", "score", "unit", "units")
 
     def __init__(
         self,
@@ -290,9 +320,10 @@ class StratifiedStatistics(_Record):
             [Inputs], tuple[dict[str, tuple[list, ...]], dict[str, list[int]], list[str]]
         ],
         score: Callable[[dict[str, tuple[list, ...]]], dict[str, float]],
+        many: ManyResamples | None = None,
     ) -> None:
         self.unit, self.keys = unit, tuple(keys)
-        self.official, self.units, self.score = official, units, score
+        self.official, self.units, self.score, self.many = official, units, score, many
 
 
 # ---------------------------------------------------------------------------------------------

@@ -5,7 +5,8 @@ either sums over units (``SumStatistics``: a row of floats per unit, and the sco
 their sums) or units scored anew on every resample within strata (``StratifiedStatistics``).
 Here they become the arrays ``compare`` resamples: a sum adapter's ``stats`` are additive, so a
 resample's statistics are a weighted sum of unit rows, which numpy computes for a thousand
-resamples at once; a row adapter is scored resample by resample.
+resamples at once; a row adapter is scored stratum by stratum for many resamples at once when
+the metric has ``many`` (``ManyResamples``), else resample by resample.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .contract import StratifiedStatistics, SumStatistics
+from .contract import ManyResamples, StratifiedStatistics, SumStatistics
 from .registry import contract
 
 Inputs = Mapping[str, Any]  # compute() keyword inputs: predictions, references
@@ -65,6 +66,8 @@ class RowAdapter:
     units: Callable[[Inputs], StratifiedUnits]
     # the parts per scored stratum, in visiting order → one float per key
     score: Callable[[dict[str, tuple[list, ...]]], dict[str, float]]
+    # many resamples at once (``StratifiedStatistics.many``), when the metric has it
+    many: ManyResamples | None = None
 
 
 def objects(items: list) -> np.ndarray:
@@ -99,7 +102,12 @@ def _row_adapter(statistics: StratifiedStatistics) -> RowAdapter:
         return StratifiedUnits(arrays, identity, list(strata))
 
     return RowAdapter(
-        statistics.unit, statistics.keys, statistics.official, units, statistics.score
+        statistics.unit,
+        statistics.keys,
+        statistics.official,
+        units,
+        statistics.score,
+        statistics.many,
     )
 
 

@@ -15,6 +15,7 @@ from taskeval.contract import (
 )
 
 from . import scoring as core
+from .fast_path import official_form_claims
 from .inputs import carries_gold, read_official, references_from_hub, score_files
 from .jsonl import read_jsonl
 
@@ -48,6 +49,11 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> SumStatistics:
         return core.fever_score(inputs["predictions"], inputs["references"], max_evidence)
 
     def stats(inputs: Mapping[str, Any]) -> list[tuple[float, ...]]:
+        # Rows in the official form (parsed files) straight from their columns, as compute().
+        cut = core.check_max_evidence(max_evidence)
+        claims = official_form_claims(inputs["predictions"], inputs["references"], cut)
+        if claims is not None:
+            return claims
         preds = core.normalize_predictions(inputs["predictions"])
         refs = core.normalize_references(inputs["references"])
         core.check_lengths(len(preds), len(refs))

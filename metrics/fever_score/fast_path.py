@@ -12,7 +12,18 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from .rows import _GOLD_PAIR, _chunks, _prediction_columns, _reference_columns, check_max_evidence
-from .rules import add_claims, new_totals, scores
+from .rules import (
+    add_claims,
+    complete_group,
+    evidence_precision,
+    evidence_recall,
+    evidence_scored,
+    kept_evidence,
+    labels_correct,
+    new_totals,
+    scores,
+    strictly_correct,
+)
 
 TYPE_CHECKING = False  # typing itself costs the command-line scorer milliseconds at start
 if TYPE_CHECKING:
@@ -59,3 +70,42 @@ def official_form_score(
         return None
     with gc_paused():
         return official_form_scores(predictions, references, max_evidence)
+
+
+def official_form_claims(
+    predictions: Sequence[Any], references: Sequence[Any], max_evidence: int | None
+) -> list[tuple[float, float, float, float, float]] | None:
+    """Per claim, what ``add_claims`` adds for it (strictly right, label right, evidence scored,
+    evidence precision, evidence recall; 0.0 for the last three of a NOT ENOUGH INFO claim),
+    straight from rows in the official list form, by the same rules; None as
+    ``official_form_score`` (the caller then takes the checking path). ``max_evidence`` must be
+    checked already."""
+    if len(predictions) != len(references) or not predictions:
+        return None
+    out: list[tuple[float, float, float, float, float]] = []
+    with gc_paused():
+        for (_, predicted), (_, gold) in zip(_chunks(predictions), _chunks(references)):
+            prediction_columns = _prediction_columns(predicted)
+            reference_columns = _reference_columns(gold)
+            if prediction_columns is None or reference_columns is None:
+                return None
+            labels, evidence = prediction_columns
+            gold_labels, gold_evidence = reference_columns
+            right = labels_correct(gold_labels, labels)
+            for label_ok, scored, kept, groups in zip(
+                right, evidence_scored(gold_labels), evidence, gold_evidence
+            ):
+                if not scored:
+                    out.append((float(strictly_correct(label_ok, False, False)), float(label_ok),
+                                0.0, 0.0, 0.0))  # fmt: skip
+                    continue
+                kept = kept_evidence(kept, max_evidence)
+                complete = complete_group(kept, groups, _GOLD_PAIR)
+                out.append((
+                    float(strictly_correct(label_ok, True, complete)),
+                    float(label_ok),
+                    1.0,
+                    evidence_precision(kept, groups, _GOLD_PAIR),
+                    evidence_recall(groups, complete),
+                ))  # fmt: skip
+    return out

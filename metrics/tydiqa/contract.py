@@ -5,6 +5,7 @@ from __future__ import annotations
 from taskeval.contract import (
     FileArgument,
     Files,
+    ManyResamples,
     MetricContract,
     Option,
     Reader,
@@ -15,6 +16,7 @@ from taskeval.contract import (
 
 from . import scoring as core
 from .inputs import read_official, references_from_hub, score_files
+from .sweeps import LanguageSweeps, macro_scores
 
 TYPE_CHECKING = False  # typing costs the command line milliseconds at start
 if TYPE_CHECKING:
@@ -38,58 +40,59 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> StratifiedStat
     core.check_threshold("minimal_non_null_threshold", minimal)
 
     normalized: dict[tuple[int, int], tuple[list, list]] = {}
+    gold: dict[int, tuple[Any, list]] = {}  # the systems of a comparison share their references
 
     def normalize(inputs: Mapping[str, Any]) -> tuple[list, list]:
         # Checked once per system for both the official score and the units (these statistics
         # live for one comparison, while its inputs are alive).
-        key = (id(inputs["predictions"]), id(inputs["references"]))
+        predictions, references = inputs["predictions"], inputs["references"]
+        key = (id(predictions), id(references))
         if key not in normalized:
-            core.check_rows(inputs["predictions"], "predictions")
-            core.check_rows(inputs["references"], "references")
-            core.check_lengths(len(inputs["predictions"]), len(inputs["references"]))
-            normalized[key] = (
-                core.normalize_predictions(inputs["predictions"]),
-                core.normalize_references(inputs["references"]),
-            )
+            known = gold.get(id(references))
+            known = known[1] if known is not None and known[0] is references else None
+            core.check_rows(predictions, "predictions")
+            if known is None:
+                core.check_rows(references, "references")
+            core.check_lengths(len(predictions), len(references))
+            if known is None:
+                known = core.normalize_references(references)
+                gold[id(references)] = (references, known)
+            normalized[key] = (core.normalize_predictions(predictions), known)
         return normalized[key]
 
+    swept: dict[tuple[int, int], list] = {}
+
+    def stats_of(inputs: Mapping[str, Any]) -> list:
+        # The core's per-example stats, made once per system for its score and its units.
+        key = (id(inputs["predictions"]), id(inputs["references"]))
+        if key not in swept:
+            swept[key] = list(core.language_stats(*normalize(inputs), passage, minimal))
+        return swept[key]
+
     def official(inputs: Mapping[str, Any]) -> dict[str, Any]:
-        # What tydiqa_score (compute()) does: check, normalize, score.
-        return core.score(*normalize(inputs), passage, minimal)
+        # What tydiqa_score (compute()) does: check, normalize, score (``core.score``).
+        return core.scores_of(stats_of(inputs))
 
     def units(inputs: Mapping[str, Any]) -> tuple[dict, dict, list]:
         preds, refs = normalize(inputs)
-        # As the core pairs rows: by example_id, a later duplicate replacing the earlier.
-        gold = {r[0]: r for r in refs if r is not None}
-        latest = {p[0]: p for p in preds if p is not None}
-        present = {p[1] for p in latest.values()}
-        strata = [language for language in core.LANGUAGES if language in present]
-        unused = max([0, *gold, *latest]) + 1  # an id no row has: a prediction that matches none
-        unit_stats: dict[str, list] = {language: [] for language in strata}
-        ids: dict[str, list[int]] = {language: [] for language in strata}
-        for example_id, ref in gold.items():
-            language = ref[1]
-            if language not in unit_stats:
-                continue  # never scored: the official script skips the language
-            pred = latest.get(example_id)
-            # The example alone, plus a prediction matching nothing that keeps its language
-            # scored when its own prediction is missing or carries another language.
-            anchor = (unused, language, -1, 0.0, -1, -1, 0.0, "none")
-            pair = [anchor] if pred is None else [anchor, pred]
-            stats = {
-                lang: (p, m) for lang, p, m, _ in core.language_stats(pair, [ref], passage, minimal)
-            }
-            passage_stats, minimal_stats = stats[language]
-            unit_stats[language].append((passage_stats[0], minimal_stats[0]))
-            ids[language].append(example_id)
-        parts, identity = {}, {}
-        for language, stats in unit_stats.items():
-            if not stats:
+        # The core's own pairing and per-example stats, in its visiting order; the units of a
+        # language are its gold examples in gold order (the order a resample draws from).
+        _, gold_ids, _ = core.group_by_language(preds, refs)
+        parts, identity, strata = {}, {}, []
+        for language, passage_stats, minimal_stats, _ in stats_of(inputs):
+            strata.append(language)  # scored: some prediction carries it
+            ids = gold_ids.get(language, [])
+            if not ids:
                 continue
-            parts[language] = ([u[0] for u in stats], [u[1] for u in stats])
-            # The core visits a language's examples in the order of a set of their ids.
-            where = {example_id: i for i, example_id in enumerate(ids[language])}
-            identity[language] = [where[example_id] for example_id in set(ids[language])]
+            visited = list(core.visiting_order(ids))  # the order of the stats
+            at = {example_id: k for k, example_id in enumerate(visited)}
+            in_gold_order = [at[example_id] for example_id in ids]
+            parts[language] = (
+                [passage_stats[k] for k in in_gold_order],
+                [minimal_stats[k] for k in in_gold_order],
+            )
+            where = {example_id: i for i, example_id in enumerate(ids)}
+            identity[language] = [where[example_id] for example_id in visited]
         return parts, identity, strata
 
     def score(stats: dict[str, tuple[list, ...]]) -> dict[str, float]:
@@ -102,7 +105,12 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> StratifiedStat
         )
 
     return StratifiedStatistics(
-        "example", core.AVG_KEYS, official=official, units=units, score=score
+        "example",
+        core.AVG_KEYS,
+        official=official,
+        units=units,
+        score=score,
+        many=ManyResamples(LanguageSweeps(), macro_scores),  # all resamples at once
     )
 
 

@@ -362,12 +362,27 @@ def score(
     With ``details``, ``result["details"]`` also lists, in gold order, each gold example of a
     scored language: its gold and prediction per task, the credit and the score.
     """
+    return scores_of(
+        language_stats(
+            predictions,
+            references,
+            passage_non_null_threshold,
+            minimal_non_null_threshold,
+            details,
+        ),
+        details,
+    )
+
+
+def scores_of(
+    stats: Iterable[tuple[str, list[Stat], list[Stat], list]], details: bool = False
+) -> dict[str, Any]:
+    """``score`` from what ``language_stats`` yields: each language's sweeps, the macro means,
+    the per-language values (and, with ``details``, the records in gold order)."""
     per_language: dict[str, dict[str, Any]] = {}
     values_by_language: dict[str, list] = {}
     records: list[tuple[int, dict[str, Any]]] = []
-    for language, passage_stats, minimal_stats, lang_records in language_stats(
-        predictions, references, passage_non_null_threshold, minimal_non_null_threshold, details
-    ):
+    for language, passage_stats, minimal_stats, lang_records in stats:
         records += lang_records
         values = language_values(passage_stats, minimal_stats)
         values_by_language[language] = values

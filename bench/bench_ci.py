@@ -1,0 +1,114 @@
+"""``taskeval score --ci`` against ``taskeval score`` on a dev-size file of every metric.
+
+    python bench/bench_ci.py [--repeat 3] [--only tydiqa ...] [--base CHECKOUT]
+
+Target (bench/compare.md): the scores with 1,000-resample bootstrap intervals (``--ci``) take at
+most twice the time of the scores alone. Each run is a fresh ``python -m taskeval`` process; its
+wall time and CPU time (user + system, from ``wait4``) are recorded, the commands taking turns
+so that a change of the machine's load hits them alike. ``--base`` also runs ``--ci`` from
+another checkout (its folder as the working directory, so that its own ``taskeval`` is
+imported), for a side-by-side figure. Data: FEVER and TyDi QA files generated at the size of
+their dev sets (the generators of ``bench_fever`` and ``bench_tydiqa``), the SciFact dev set and
+the eHealth-KD 2019 test set with real runs from the parity corpus when it is beside the
+checkout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.bench_fever import synthetic
+from bench.bench_tydiqa import generate
+from bench.common import machine, table
+
+PARITY = Path(__file__).resolve().parents[2] / "shared" / "parity"
+
+
+def _files(folder: Path, only: list[str] | None) -> list[tuple[str, str, Path, Path]]:
+    jobs = []
+    if not only or "fever_score" in only:
+        predictions, references = synthetic(19_998)  # the size of FEVER's shared-task dev set
+        gold, preds = folder / "fever_gold.jsonl", folder / "fever_preds.jsonl"
+        gold.write_text("".join(json.dumps(r) + "\n" for r in references), encoding="utf-8")
+        preds.write_text("".join(json.dumps(p) + "\n" for p in predictions), encoding="utf-8")
+        jobs.append(("fever_score", "19,998 claims (generated)", gold, preds))
+    cases = PARITY / "scifact" / "cases"
+    for name in ("scifact_abstract", "scifact_sentence"):
+        if (not only or name in only) and cases.is_dir():
+            jobs.append((name, "SciFact dev, 300 claims (MultiVerS run)",
+                         cases / "dev_oracle" / "gold.jsonl",
+                         cases / "dev_multivers_scifact_ckpt" / "predictions.jsonl"))  # fmt: skip
+    real = PARITY / "ehealthkd" / "real"
+    if (not only or "ehealthkd" in only) and real.is_dir():
+        jobs.append(("ehealthkd", "2019 test, 3 scenarios (real run)", real / "gold",
+                     real / "cases" / "talp__576639" / "submission"))  # fmt: skip
+    if not only or "tydiqa" in only:
+        gold, preds = generate(folder, 18_670)
+        jobs.append(("tydiqa", "18,670 examples (generated, dev layout)", gold, preds))
+    return jobs
+
+
+def _run(argv: list[str], cwd: Path) -> tuple[float, float]:
+    """Wall and CPU time (s) of one process."""
+    start = os.times().elapsed
+    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = os.times().elapsed - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"{argv} failed")
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--only", nargs="+", help="metrics to run (default: all)")
+    parser.add_argument("--base", type=Path, help="a checkout whose --ci runs alongside")
+    args = parser.parse_args()
+    here = Path(__file__).resolve().parents[1]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, data, gold, preds in _files(Path(tmp), args.only):
+            score = [sys.executable, "-m", "taskeval", "score", name,
+                     "--references", str(gold), "--predictions", str(preds)]  # fmt: skip
+            commands = {"score": (score, here), "score --ci": ([*score, "--ci"], here)}
+            if args.base:
+                commands["base --ci"] = ([*score, "--ci"], args.base)
+            times: dict[str, list[tuple[float, float]]] = {k: [] for k in commands}
+            loads = []
+            for _ in range(args.repeat):
+                for label, (argv, cwd) in commands.items():
+                    loads.append(os.getloadavg()[0])
+                    times[label].append(_run(argv, cwd))
+            med = {
+                label: (statistics.median(w for w, _ in t), statistics.median(c for _, c in t))
+                for label, t in times.items()
+            }
+            wall, cpu = med["score"]
+            ci_wall, ci_cpu = med["score --ci"]
+            line = {"metric": name, "data": data, "score": med["score"], "ci": med["score --ci"],
+                    "base_ci": med.get("base --ci"), "load": [min(loads), max(loads)]}  # fmt: skip
+            print(json.dumps(line), flush=True)
+            base = med.get("base --ci")
+            rows.append([name, data, f"{wall:.2f} / {cpu:.2f}", f"{ci_wall:.2f} / {ci_cpu:.2f}",
+                         f"{ci_wall / wall:.2f} / {ci_cpu / cpu:.2f}",
+                         f"{base[0]:.2f} / {base[1]:.2f}" if base else "",
+                         f"{min(loads):.1f}-{max(loads):.1f}"])  # fmt: skip
+    print()
+    print(machine())
+    print(f"median of {args.repeat} runs per command, wall / CPU seconds\n")
+    header = ["metric", "data", "score", "score --ci", "ratio", "before: --ci", "load"]
+    print(table(header, rows))
+
+
+if __name__ == "__main__":
+    main()
