@@ -205,3 +205,10 @@ def test_the_split_refuses_an_id(tmp_path):
             p for p in report.errors if "must start with a TyDiQA-GoldP language" in p.message
         ]
         assert refused and all(p.field == "'id'" for p in refused), name
+
+
+def test_an_empty_object(tmp_path):
+    empty = predict(tmp_path / "predictions.json", {})
+    report = taskeval.check("tydiqa_goldp", empty)
+    assert found(report) == {("error", "predictions.json", None, None)}
+    assert "has no prediction" in report.problems[0].message
