@@ -12,6 +12,7 @@ from taskeval.contract import (
     Reader,
     SpaceContract,
     StratifiedStatistics,
+    SubmissionCheck,
 )
 
 from . import conventions, rows
@@ -104,6 +105,12 @@ def _by_language(details: list[dict], config: str | None) -> list[dict]:
     return [{"language": d["language"], "answer": outcome(d)} for d in details]
 
 
+def _check(files: Any, report: Any) -> None:
+    from .check import run  # imported on use: scoring never needs it
+
+    run(files, report)
+
+
 CONTRACT = MetricContract(
     "tydiqa_goldp",
     files=Files(
@@ -153,5 +160,10 @@ CONTRACT = MetricContract(
             title="Questions per language, by how each answer scored (English is not in the "
             "official mean)",
         ),
+    ),
+    check=SubmissionCheck(
+        _check,
+        inputs="the task's questions in SQuAD 1.1 layout (data, paragraphs with context and qas "
+        "with id; answers absent or ignored): a file, several, or a folder of them",
     ),
 )

@@ -1,0 +1,228 @@
+"""``taskeval check tydiqa_goldp``: every problem of a TyDiQA-GoldP submission, before it is
+scored.
+
+Reached only through ``contract.py`` (evaluate never loads it). The predictions are one JSON
+object ``{id: answer text}``: its problems have no line, only the id and the field (``'id'`` for
+the key, ``answer`` for the value). The ids and answers are held to the metric's own checks
+(``rows.prediction_of``, ``scoring.language_of``); the gold to its reader and row checks
+(``inputs.read_gold``, ``rows.reference_of``).
+
+* ``--inputs``: the task's questions in SQuAD 1.1 layout (``data`` → ``paragraphs`` →
+  ``context``, ``qas`` with ``id``; answers absent or ignored), a file, several or a folder.
+* ``--references``: the gold in the same layout, when the user has it; the predictions are held
+  to its questions when no inputs are given.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from .inputs import _load, gold_files, read_gold
+from .rows import prediction_of, reference_of
+from .scoring import AVERAGED, language_of
+
+# A question: (file, id, its paragraph's context or None).
+_Question = tuple[str, Any, Any]
+
+
+def _unreadable(report: Any, path: Any, error: ValueError) -> None:
+    """A file the metric's reader refuses as a whole (not readable, not UTF-8, not JSON)."""
+    message = str(error).removeprefix(f"{os.fspath(path)}: ")
+    report.error(message, file=path)
+
+
+def _jsonl_hint(path: Any) -> str:
+    """Why a file that is not one JSON value may be JSON Lines."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            first = f.readline()
+        json.loads(first)
+    except (OSError, ValueError):
+        return ""
+    return (
+        ": it reads as JSON Lines (one value per line), but the official split takes one JSON "
+        "object {id: answer text}"
+    )
+
+
+def _predictions(report: Any, path: Any) -> tuple[set[str], dict[str, str]] | None:
+    """The ids the metric takes, and the answers it takes by id; each refused id or answer
+    reported. None when the file is not a JSON object."""
+    try:
+        value = _load(path, "predictions file")
+    except ValueError as e:
+        hint = _jsonl_hint(path) if "Extra data" in str(e) else ""
+        report.error(str(e).removeprefix(f"{os.fspath(path)}: ") + hint, file=path)
+        return None
+    if not isinstance(value, dict):
+        report.error(
+            f"expected one JSON object {{id: answer text}}, got a {type(value).__name__} "
+            f"{value!r:.80}",
+            file=path,
+        )
+        return None
+    report.rows = len(value)
+    ids, answers = set(), {}
+    for index, (key, answer) in enumerate(value.items()):
+        try:
+            prediction_of({"id": key, "prediction_text": ""}, index)
+        except ValueError as e:
+            report.refused(e, file=path, id=key)
+            continue
+        ids.add(key)
+        try:
+            prediction_of({"id": key, "prediction_text": answer}, index)
+        except ValueError:
+            report.error(
+                f"must be a string, got {answer!r:.80}: the SQuAD script normalises every "
+                f"answer as text",
+                file=path,
+                id=key,
+                field="answer",
+            )
+            continue
+        answers[key] = answer
+    return ids, answers
+
+
+def _layout(report: Any, path: str) -> list[_Question] | None:
+    """The questions of one SQuAD-layout file, with their contexts; a part not in the layout
+    reported (answers are not read). None when the file cannot be read as one."""
+    try:
+        dataset = _load(path, "questions file")
+    except ValueError as e:
+        _unreadable(report, path, e)
+        return None
+    data = dataset.get("data") if isinstance(dataset, dict) else None
+    if not isinstance(data, list):
+        report.error("expected a SQuAD 1.1 JSON object with a 'data' list", file=path)
+        return None
+    questions = []
+    for i, article in enumerate(data):
+        paragraphs = article.get("paragraphs") if isinstance(article, dict) else None
+        if not isinstance(paragraphs, list):
+            report.error(
+                "expected an article with a 'paragraphs' list", file=path, field=f"data[{i}]"
+            )
+            continue
+        for j, paragraph in enumerate(paragraphs):
+            where = f"data[{i}].paragraphs[{j}]"
+            qas = paragraph.get("qas") if isinstance(paragraph, dict) else None
+            if not isinstance(qas, list):
+                report.error("expected a paragraph with a 'qas' list", file=path, field=where)
+                continue
+            context = paragraph.get("context")
+            for k, qa in enumerate(qas):
+                if not isinstance(qa, dict) or "id" not in qa:
+                    report.error(
+                        "expected a question with an 'id'", file=path, field=f"{where}.qas[{k}]"
+                    )
+                    continue
+                questions.append((path, qa["id"], context))
+    return questions
+
+
+def _questions(report: Any, given: Any, gold: bool) -> tuple[list[_Question], bool]:
+    """The questions of the files ``given`` (a file or folder, or several), and whether every
+    file could be read; the gold's rows also held to the metric's reader and row checks."""
+    paths, complete = [], True
+    for path in given:
+        try:
+            paths += gold_files(path)
+        except ValueError as e:
+            _unreadable(report, path, e)
+            complete = False
+    questions = []
+    for path in paths:
+        found = _layout(report, path)
+        if found is None:
+            complete = False
+            continue
+        questions += found
+        if gold:
+            _gold_rows(report, path)
+    return questions, complete
+
+
+def _gold_rows(report: Any, path: str) -> None:
+    try:
+        rows = read_gold(path)
+    except ValueError as e:
+        _unreadable(report, path, e)
+        return
+    for index, row in enumerate(rows):
+        try:
+            reference_of(row, index)
+        except ValueError as e:
+            report.refused(e, file=path, id=row["id"])
+
+
+def _match(report: Any, path: Any, answers: set[str], questions: list[_Question]) -> None:
+    """Each prediction answers a question, and each question has a prediction (the SQuAD
+    script scores a question without one 0, and ignores a prediction for no question)."""
+    known = {question_id for _, question_id, _ in questions if isinstance(question_id, str)}
+    names = sorted({file for file, _, _ in questions})
+    where = names[0] if len(names) == 1 else f"{len(names)} files"
+    for key in answers:
+        if key not in known:
+            report.error(
+                f"is not a question of {where}: the scorer ignores it",
+                file=path,
+                id=key,
+                field="'id'",
+            )
+    missing = [(file, qid) for file, qid, _ in questions if qid not in answers]
+    for file, question_id in missing:
+        report.error(
+            f"has no prediction ({len(missing):,} of {len(questions):,} questions have none): "
+            f"the scorer counts it 0",
+            file=file,
+            id=question_id,
+            field="'id'",
+        )
+
+
+def _warnings(report: Any, path: Any, answers: dict[str, str], questions: list[_Question]) -> None:
+    if answers and not any(answer.strip() for answer in answers.values()):
+        report.warning("every answer is empty: each question scores 0", file=path, field="answer")
+    contexts = {qid: context for _, qid, context in questions if isinstance(context, str)}
+    for key, answer in answers.items():
+        context = contexts.get(key)
+        if context is not None and answer.strip() and answer.strip() not in context:
+            report.warning(
+                "does not occur in the question's context: GoldP answers are spans of it (a "
+                "post-processing mistake?)",
+                file=path,
+                id=key,
+                field="answer",
+            )
+    languages = {language_of(key) for key in answers}
+    if answers and not languages & set(AVERAGED):
+        report.warning(
+            "every prediction is English, which the official mean leaves out: its scores are None",
+            file=path,
+            field="'id'",
+        )
+
+
+def run(files: Any, report: Any) -> None:
+    """Check ``files.predictions`` (with ``files.inputs``, ``files.references``) into
+    ``report``."""
+    path = files.predictions
+    predicted = _predictions(report, path)
+    inputs, inputs_read = _questions(report, files.inputs, gold=False)
+    gold, gold_read = _questions(report, filter(None, [files.references]), gold=True)
+    if predicted is None:
+        return
+    ids, answers = predicted
+    if report.rows == 0:
+        report.error("has no prediction: the scores are means over questions", file=path)
+    # The predictions are held to the inputs, else to the gold; not to files that could not be
+    # read, against which every id would be reported.
+    if files.inputs and inputs_read:
+        _match(report, path, ids, inputs)
+    elif not files.inputs and files.references is not None and gold_read:
+        _match(report, path, ids, gold)
+    _warnings(report, path, answers, inputs + gold)
