@@ -21,7 +21,7 @@ import re
 from operator import itemgetter
 from typing import Any
 
-from .scoring import normalize_prediction, normalize_reference
+from .rows import normalize_prediction, normalize_reference
 
 _SCORE_FIELDS = ("passage_answer_score", "minimal_answer_score")
 _FEW = 10  # below this many predictions, no answer at all is no sign
