@@ -20,10 +20,10 @@ import contextlib
 import functools
 import json
 import os
-import re
 import shutil
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,10 +32,12 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
+from . import space_pool, space_worker
 from .api import read_official
-from .compare import DEFAULT_RESAMPLES, intervals
 from .contract import BarChart
+from .defaults import DEFAULT_RESAMPLES
 from .registry import contract, metric_dir, metric_module
+from .space_worker import Limits, parse_rows, user_message
 
 __all__ = [
     "SpaceSpec",
@@ -44,9 +46,11 @@ __all__ = [
     "compute",
     "launch",
     "metric_module",
+    "parse_rows",
     "read_official",
     "scores_table",
     "space_spec",
+    "user_message",
 ]
 
 Controls = Callable[[], list[Any]]
@@ -135,33 +139,95 @@ def metric_card(name: str) -> str:
     return text
 
 
-def parse_rows(text: str, side: str) -> list:
-    """A JSON array, one JSON object (one row), or one JSON value per line (JSONL)."""
-    text = (text or "").strip()
-    if not text:
-        raise ValueError(f"{side}: nothing was pasted")
-    try:
-        rows = json.loads(text)
-    except json.JSONDecodeError:
-        rows = []
-        for number, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError as e:
-                raise ValueError(
-                    f"{side}, line {number}, column {e.colno}: not valid JSON ({e.msg})"
-                ) from None
-        return rows
-    if isinstance(rows, dict):
-        return [rows]
-    if not isinstance(rows, list):
-        raise ValueError(
-            f"{side}: expected rows (a JSON array, one JSON object, or one object per line), "
-            f"got a JSON {type(rows).__name__}"
-        )
-    return rows
+# What a request may hold and use; read once, when the Space starts.
+_LIMITS = Limits()
+
+
+class _Uploads:
+    """The uploaded files of the requests in flight, removed once done with.
+
+    gradio keeps every upload in its cache folder for as long as the server runs. A request's
+    uploads are held from Compute to the page's last step (the intervals), then removed; uploads
+    of a client that never makes the last step are removed after ``Limits.upload_ttl`` seconds.
+    Only files in gradio's upload folder are ever removed, and never the example files' copies.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._held: dict[str, list[float]] = {}  # path -> [requests holding it, since]
+        self._kept: set[str] = set()
+        self._sweeper: threading.Thread | None = None
+
+    def keep(self, paths: Sequence[str]) -> None:
+        """Paths never removed (the example files gradio serves from its cache)."""
+        with self._lock:
+            self._kept.update(str(Path(p).resolve()) for p in paths)
+
+    def _ours(self, files: Sequence[Any]) -> list[str]:
+        from gradio.utils import get_upload_folder
+
+        folder = Path(get_upload_folder()).resolve()
+        paths = []
+        for path in (p for f in files for p in _paths(f)):
+            real = Path(path).resolve()
+            if real.is_relative_to(folder) and real != folder and str(real) not in self._kept:
+                paths.append(str(real))
+        return paths
+
+    def hold(self, files: Sequence[Any]) -> None:
+        now = time.monotonic()
+        with self._lock:
+            for path in self._ours(files):
+                self._held.setdefault(path, [0, now])[0] += 1
+                self._held[path][1] = now
+        self._sweep_later()
+
+    def release(self, files: Sequence[Any]) -> None:
+        with self._lock:
+            done = []
+            for path in self._ours(files):
+                held = self._held.get(path)
+                if held is not None and held[0] > 1:
+                    held[0] -= 1
+                    continue
+                self._held.pop(path, None)
+                done.append(path)
+        for path in done:
+            _remove(path)
+
+    def sweep(self, ttl: float) -> None:
+        """Remove the uploads held longer than ``ttl`` seconds."""
+        now = time.monotonic()
+        with self._lock:
+            old = [p for p, (_, since) in self._held.items() if now - since > ttl]
+            for path in old:
+                del self._held[path]
+        for path in old:
+            _remove(path)
+
+    def _sweep_later(self) -> None:
+        with self._lock:
+            if self._sweeper is not None:
+                return
+            self._sweeper = threading.Thread(target=self._sweep_forever, daemon=True)
+        self._sweeper.start()
+
+    def _sweep_forever(self) -> None:
+        ttl = _LIMITS.upload_ttl
+        while True:
+            time.sleep(min(max(ttl / 4, 0.2), 60))
+            self.sweep(ttl)
+
+
+def _remove(path: str) -> None:
+    """Remove an upload and the folder gradio made for it, if that is now empty."""
+    with contextlib.suppress(OSError):
+        os.unlink(path)
+    with contextlib.suppress(OSError):
+        os.rmdir(os.path.dirname(path))
+
+
+_uploads = _Uploads()
 
 
 def _paths(files: Any) -> list[str]:
@@ -170,8 +236,8 @@ def _paths(files: Any) -> list[str]:
 
 @contextlib.contextmanager
 def _staged(spec: SpaceSpec, files: Any, side: str, optional: bool) -> Iterator[str | None]:
-    """The uploaded file (or, for folder inputs, a temporary folder holding the uploads, removed
-    afterwards), as ``read_official`` takes it."""
+    """The uploaded file (or, for folder inputs, a temporary folder holding links to the
+    uploads, removed afterwards), as ``read_official`` takes it."""
     paths = _paths(files)
     if not paths:
         if optional:
@@ -188,28 +254,15 @@ def _staged(spec: SpaceSpec, files: Any, side: str, optional: bool) -> Iterator[
         raise ValueError(f"{side}: two uploaded files have the same name")
     with tempfile.TemporaryDirectory(prefix=f"taskeval-{side}-") as target:
         for path in paths:
-            shutil.copyfile(path, Path(target) / Path(path).name)
+            _link(path, Path(target) / Path(path).name)
         yield target
 
 
-# JSON parsers add their own position inside the line ("line 1 column 5 (char 4)"), which
-# contradicts the file's line number the message already gives.
-_PARSER_POSITION = re.compile(r":? line \d+ column \d+ \(char \d+\)")
-
-
-def user_message(error: Exception, uploads: Sequence[Any]) -> str:
-    """The error as the page shows it: uploads named as the user named them, no server paths."""
-    message = str(error) if isinstance(error, ValueError) else f"{type(error).__name__}: {error}"
-    for files in uploads:
-        for path in _paths(files):
-            message = message.replace(path, Path(path).name)
-    # Folder inputs are read from a temporary folder: its path means "the uploaded files".
-    message = re.sub(
-        r"\S*taskeval-(references|predictions)-[\w-]+(/?)",
-        lambda m: "" if m.group(2) else f"the uploaded {m.group(1)} files",
-        message,
-    )
-    return _PARSER_POSITION.sub("", message)
+def _link(source: str, target: Path) -> None:
+    try:
+        target.symlink_to(Path(source).resolve())
+    except OSError:  # no links on this file system
+        shutil.copyfile(source, target)
 
 
 def scores_table(result: dict[str, Any], prefix: str = "") -> list[list[str]]:
@@ -261,45 +314,73 @@ def with_intervals(
     ]
 
 
-@functools.cache
 def _metric(name: str, config: str | None) -> Any:
-    import evaluate
-
-    # By the script's path, not the folder's: evaluate looks for <folder name>.py in a folder,
-    # and a Hub Space's folder is not named after its metric.
-    return evaluate.load(str(metric_dir(name) / f"{name}.py"), config)
+    return space_worker.metric(name, config)
 
 
-# A Space serves requests from threads; an evaluate module writes its inputs to its own Arrow
-# cache, so calls to one module must not overlap.
-_COMPUTE_LOCK = threading.Lock()
-
-
-def _inputs(spec: SpaceSpec, source: str, pred_text, ref_text, pred_files, ref_files) -> dict:
+def _task(spec: SpaceSpec, source: str, values: Sequence[Any], with_interval: bool) -> Any:
+    """The request's computation as a task for a worker (``space_worker.run``); a context, as
+    folder uploads are linked into a temporary folder for as long as the task runs."""
+    pred_text, ref_text, pred_files, ref_files, *control_values = values
+    config, options = spec.read_controls(*control_values)
+    task = {
+        "metric": spec.metric,
+        "config": config,
+        "options": options,
+        "source": source,
+        "with_interval": with_interval,
+        "names": {},
+        "folders": {},
+    }
     if source == "json":
-        return {
-            "predictions": parse_rows(pred_text, "predictions"),
-            "references": parse_rows(ref_text, "references"),
-        }
+        return contextlib.nullcontext({**task, "predictions": pred_text, "references": ref_text})
+    if spec.check_uploads is not None:
+        names = [Path(p).name for p in _paths(ref_files) + _paths(pred_files)]
+        spec.check_uploads(names, config)
+    return _staged_task(spec, task, pred_files, ref_files)
+
+
+@contextlib.contextmanager
+def _staged_task(spec: SpaceSpec, task: dict, pred_files: Any, ref_files: Any) -> Iterator[dict]:
     with (
         _staged(spec, ref_files, "references", spec.references_optional) as references,
         _staged(spec, pred_files, "predictions", False) as predictions,
     ):
-        return read_official(spec.metric, references=references, predictions=predictions)
+        for side, staged, files in (
+            ("references", references, ref_files),
+            ("predictions", predictions, pred_files),
+        ):
+            for path in _paths(files):
+                task["names"][path] = Path(path).name
+                if staged is not None and staged != path:
+                    task["names"][str(Path(staged) / Path(path).name)] = Path(path).name
+            if staged is not None and staged not in _paths(files):
+                task["folders"][staged] = side
+        yield {**task, "predictions": predictions, "references": references}
 
 
-def _bounds(spec: SpaceSpec, inputs: dict, config: str | None, options: dict) -> dict:
-    # One process: a Space serves requests from threads, which forking does not mix with.
-    return intervals(spec.metric, inputs, config_name=config, workers=1, **options)
+def _run(spec: SpaceSpec, source: str, values: Sequence[Any], with_interval: bool) -> dict:
+    """The request computed by a worker process: ``{"result", "bounds"}`` or ``{"error"}``."""
+    with _task(spec, source, values, with_interval) as task:
+        if _LIMITS.workers <= 0:  # no worker processes: computed here (for debugging)
+            return space_worker.run(task, _LIMITS)
+        return space_pool.pool(spec.metric).run(task)
 
 
-def _read(spec: SpaceSpec, source: str, values: Sequence[Any]) -> tuple[dict, str | None, dict]:
-    pred_text, ref_text, pred_files, ref_files, *control_values = values
-    config, options = spec.read_controls(*control_values)
-    if source != "json" and spec.check_uploads is not None:
-        names = [Path(p).name for p in _paths(ref_files) + _paths(pred_files)]
-        spec.check_uploads(names, config)
-    return _inputs(spec, source, pred_text, ref_text, pred_files, ref_files), config, options
+def _message(error: Exception, values: Sequence[Any]) -> str:
+    uploads = [p for files in values[2:4] for p in _paths(files)]
+    return user_message(error, uploads, limit=_LIMITS.message_chars)
+
+
+def _error(message: str, plot: bool) -> tuple[Any, ...]:
+    return (
+        gr.update(value=message, visible=True),
+        gr.update(visible=True),
+        gr.update(value=None, visible=False),
+        gr.update(value=None, visible=False),
+        gr.update(value=None, visible=False),
+        *([gr.update(value=None, visible=False)] if plot else []),
+    )
 
 
 def compute(
@@ -308,24 +389,20 @@ def compute(
     """The Compute button: (error box, placeholder, scores, per-group scores, breakdown, plot).
 
     ``with_interval`` adds the paired-bootstrap 95% interval of each headline score (the page
-    adds it in a second step, ``add_intervals``, so that the scores show at once).
+    adds it in a second step, ``add_intervals``, so that the scores show at once). The uploads
+    are held until that step (or ``Limits.upload_ttl``) and then removed.
     """
+    _uploads.hold(values[2:4])
     try:
-        inputs, config, options = _read(spec, source, values)
-        with _COMPUTE_LOCK:
-            result = _metric(spec.metric, config).compute(**inputs, **options, details=True)
-        bounds = _bounds(spec, inputs, config, options) if with_interval else None
+        reply = _run(spec, source, values, with_interval)
+        if "error" in reply:
+            return _error(reply["error"], bool(spec.plot))
+        result, bounds = reply["result"], reply["bounds"]
+        config = spec.read_controls(*values[4:])[0]
         details = result.pop("details")
         plot = [spec.plot(details, config)] if spec.plot else []
-    except Exception as e:  # shown in the page; a ValueError is the metric explaining bad input
-        return (
-            gr.update(value=f"**Error:** {user_message(e, values[2:4])}", visible=True),
-            gr.update(visible=True),
-            gr.update(value=None, visible=False),
-            gr.update(value=None, visible=False),
-            gr.update(value=None, visible=False),
-            *([gr.update(value=None, visible=False)] if spec.plot else []),
-        )
+    except Exception as e:  # shown in the page; a ValueError is the Space explaining bad input
+        return _error(_message(e, values), bool(spec.plot))
     flat = {k: v for k, v in result.items() if not isinstance(v, dict)}
     rows, columns = scores_table(flat), ["score", "value"]
     if bounds is not None:
@@ -353,15 +430,22 @@ def add_intervals(spec: SpaceSpec, source: str, *values: Any) -> Any:
     Nothing changes when the box is clear or Compute failed (its error is already shown).
     """
     *values, with_interval, table = values
-    if not with_interval or table is None or len(table) == 0:
-        return gr.update()
     try:
-        inputs, config, options = _read(spec, source, values)
-        bounds = _bounds(spec, inputs, config, options)
-    except Exception:  # Compute has shown the message
-        return gr.update()
-    rows = [[str(k), str(v)] for k, v in table[["score", "value"]].values.tolist()]
-    return pd.DataFrame(with_intervals(rows, bounds), columns=["score", "value", INTERVAL_COLUMN])
+        if not with_interval or table is None or len(table) == 0:
+            return gr.update()
+        try:
+            reply = _run(spec, source, values, True)
+        except Exception:  # Compute has shown the message
+            return gr.update()
+        if "error" in reply:
+            return gr.update()
+        bounds = reply["bounds"]
+        rows = [[str(k), str(v)] for k, v in table[["score", "value"]].values.tolist()]
+        return pd.DataFrame(
+            with_intervals(rows, bounds), columns=["score", "value", INTERVAL_COLUMN]
+        )
+    finally:
+        _uploads.release(values[2:4])  # the page's last step: the uploads are done with
 
 
 def bar_chart(
@@ -470,7 +554,10 @@ def build(spec: SpaceSpec) -> gr.Blocks:
         controls = spec.controls()
         interval = gr.Checkbox(True, label=INTERVAL_LABEL, elem_id="interval")
         button = gr.Button("Compute", variant="primary", elem_id="compute")
-        error = gr.Markdown(visible=False, elem_id="error")
+        # Plain text, as the message was written: no Markdown eats a page title's underscores.
+        error = gr.Textbox(
+            label="Error", visible=False, interactive=False, lines=1, max_lines=12, elem_id="error"
+        )
         # Until the first Compute only this note shows: no empty table, no empty plot.
         placeholder = gr.Markdown(PLACEHOLDER, elem_id="placeholder")
         scores = gr.Dataframe(
@@ -498,19 +585,39 @@ def build(spec: SpaceSpec) -> gr.Blocks:
         )
         with gr.Accordion("Metric card", open=False):
             gr.Markdown(card + spec.extra_notes)
+        gr.Markdown(_LIMITS.note(), elem_id="limits")
         inputs = [source, pred_text, ref_text, pred_files, ref_files, *controls]
         button.click(
             functools.partial(compute, spec),
             inputs,
             [error, placeholder, scores, groups, breakdown, *plot],
             api_name="compute",
+            concurrency_limit=_concurrency(),
         ).then(
             functools.partial(add_intervals, spec),
             [*inputs, interval, scores],
             [scores],
             api_name="intervals",
+            concurrency_limit=_concurrency(),
         )
+        _uploads.keep([v["path"] for c in (ref_files, pred_files) for v in _values(c)])
+    # Requests run side by side: each waits in the queue only for a free worker process.
+    demo.queue(default_concurrency_limit=_concurrency(), max_size=_MAX_QUEUE)
     return demo
+
+
+_MAX_QUEUE = 64  # requests waiting at once; more are refused at once ("the queue is full")
+
+
+def _concurrency() -> int:
+    # Twice the workers: a request's own work in the server (tables, plot) overlaps the
+    # workers' computations.
+    return max(2 * _LIMITS.workers, 1)
+
+
+def _values(component: Any) -> list[dict]:
+    value = component.value
+    return [] if value is None else value if isinstance(value, list) else [value]
 
 
 def _file_value(paths: Sequence[Path], folder: bool) -> Any:
@@ -530,6 +637,6 @@ def launch(spec: SpaceSpec, **kwargs: Any) -> gr.Blocks:
     demo.launch(
         server_name=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),
         allowed_paths=sorted(folders) + spec.allowed_paths,
-        **{"css": CSS, **kwargs},
+        **{"css": CSS, "max_file_size": _LIMITS.upload_bytes, **kwargs},
     )
     return demo
