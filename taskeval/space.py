@@ -16,10 +16,14 @@ This module and the ones it imports are also the code of every exported Hub Spac
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import functools
+import hashlib
+import io
 import json
 import os
+import pickle
 import shutil
 import tempfile
 import threading
@@ -174,36 +178,72 @@ class _Uploads:
                 paths.append(str(real))
         return paths
 
-    def hold(self, files: Sequence[Any]) -> None:
-        now = time.monotonic()
+    @contextlib.contextmanager
+    def using(self, files: Sequence[Any], last: bool) -> Iterator[None]:
+        """Hold ``files`` while a step runs (never swept then); after the page's ``last`` step
+        remove them, after another step hold them for the next until swept."""
+        paths = self._ours(files)
         with self._lock:
-            for path in self._ours(files):
-                self._held.setdefault(path, [0, now])[0] += 1
-                self._held[path][1] = now
+            for path in paths:
+                held = self._held.setdefault(path, [0, 0, 0.0])  # holds, running, since
+                held[0] += 0 if last else 1
+                held[1] += 1
         self._sweep_later()
+        try:
+            yield
+        finally:
+            self._done(paths, last)
 
-    def release(self, files: Sequence[Any]) -> None:
+    def _done(self, paths: list[str], last: bool) -> None:
+        now, done = time.time(), []
         with self._lock:
-            done = []
-            for path in self._ours(files):
+            for path in paths:
                 held = self._held.get(path)
-                if held is not None and held[0] > 1:
-                    held[0] -= 1
+                if held is None:
                     continue
-                self._held.pop(path, None)
-                done.append(path)
+                held[1] -= 1
+                if last:
+                    held[0] = max(held[0] - 1, 0)
+                since, held[2] = held[2], now
+                if last and held[0] == held[1] == 0 and not _written_since(path, since):
+                    del self._held[path]
+                    done.append(path)
+                # Else another request holds it, or uploaded the same file again (gradio keeps
+                # one copy per content) and has yet to start: the sweep removes it later.
         for path in done:
             _remove(path)
 
     def sweep(self, ttl: float) -> None:
-        """Remove the uploads held longer than ``ttl`` seconds."""
-        now = time.monotonic()
+        """Remove the uploads no step has used for ``ttl`` seconds."""
+        now = time.time()
         with self._lock:
-            old = [p for p, (_, since) in self._held.items() if now - since > ttl]
+            old = [
+                p
+                for p, (_, running, since) in self._held.items()
+                if not running and now - since > ttl
+            ]
             for path in old:
                 del self._held[path]
         for path in old:
             _remove(path)
+        self._sweep_empty(min(ttl, 60))
+
+    @staticmethod
+    def _sweep_empty(age: float) -> None:
+        """Remove the empty ``tmp*`` files gradio's upload route leaves beside the uploads (one
+        per uploaded file), once older than ``age`` seconds: an upload still being received is
+        written to continuously, so its file is never that old and empty."""
+        from gradio.utils import get_upload_folder
+
+        now = time.time()
+        with contextlib.suppress(OSError), os.scandir(get_upload_folder()) as entries:
+            for entry in entries:
+                if not entry.name.startswith("tmp") or not entry.is_file(follow_symlinks=False):
+                    continue
+                with contextlib.suppress(OSError):
+                    info = entry.stat(follow_symlinks=False)
+                    if info.st_size == 0 and now - info.st_mtime > age:
+                        os.unlink(entry.path)
 
     def _sweep_later(self) -> None:
         with self._lock:
@@ -217,6 +257,13 @@ class _Uploads:
         while True:
             time.sleep(min(max(ttl / 4, 0.2), 60))
             self.sweep(ttl)
+
+
+def _written_since(path: str, since: float) -> bool:
+    try:
+        return os.stat(path).st_mtime > since
+    except OSError:
+        return False
 
 
 def _remove(path: str) -> None:
@@ -392,15 +439,15 @@ def compute(
     adds it in a second step, ``add_intervals``, so that the scores show at once). The uploads
     are held until that step (or ``Limits.upload_ttl``) and then removed.
     """
-    _uploads.hold(values[2:4])
     try:
-        reply = _run(spec, source, values, with_interval)
+        with _uploads.using(values[2:4], last=False):
+            reply = _run(spec, source, values, with_interval)
         if "error" in reply:
             return _error(reply["error"], bool(spec.plot))
         result, bounds = reply["result"], reply["bounds"]
         config = spec.read_controls(*values[4:])[0]
         details = result.pop("details")
-        plot = [spec.plot(details, config)] if spec.plot else []
+        plot = [_plot(spec, details, config)] if spec.plot else []
     except Exception as e:  # shown in the page; a ValueError is the Space explaining bad input
         return _error(_message(e, values), bool(spec.plot))
     flat = {k: v for k, v in result.items() if not isinstance(v, dict)}
@@ -418,6 +465,60 @@ def compute(
     )
 
 
+_FIGURES: collections.OrderedDict[bytes, Any] = collections.OrderedDict()
+_FIGURES_KEPT = 16
+_FIGURES_LOCK = threading.Lock()
+
+
+def _plot(spec: SpaceSpec, details: Any, config: str | None) -> Any:
+    """``spec.plot(details, config)``, drawn once for the same details: the example, Compute
+    after Compute, costs a lookup instead of a figure (most of a small request's time). The
+    figure keeps its picture too: gradio turns it into a PNG on every answer."""
+    try:
+        key = hashlib.blake2b(
+            pickle.dumps((id(spec), details, config), protocol=5), digest_size=20
+        ).digest()
+    except Exception:  # details that do not pickle: drawn each time
+        return spec.plot(details, config)
+    with _FIGURES_LOCK:
+        figure = _FIGURES.get(key)
+        if figure is not None:
+            _FIGURES.move_to_end(key)
+            return figure
+    figure = _keeps_its_picture(spec.plot(details, config))
+    with _FIGURES_LOCK:
+        _FIGURES[key] = figure
+        while len(_FIGURES) > _FIGURES_KEPT:
+            _FIGURES.popitem(last=False)
+    return figure
+
+
+def _keeps_its_picture(figure: Any) -> Any:
+    """``figure`` whose ``savefig`` into a file object draws once per format, then writes the
+    same bytes (one drawing at a time: the figure may be answered to two requests at once)."""
+    draw = getattr(figure, "savefig", None)
+    if draw is None:
+        return figure
+    pictures: dict[str, bytes] = {}
+    lock = threading.Lock()
+
+    def savefig(target: Any, *args: Any, **kwargs: Any) -> Any:
+        if not hasattr(target, "write") or args:
+            with lock:
+                return draw(target, *args, **kwargs)
+        key = repr(sorted(kwargs.items()))
+        with lock:
+            if key not in pictures:
+                buffer = io.BytesIO()
+                draw(buffer, **kwargs)
+                pictures[key] = buffer.getvalue()
+        target.write(pictures[key])
+        return None
+
+    figure.savefig = savefig
+    return figure
+
+
 def _readable(frame: pd.DataFrame) -> pd.DataFrame:
     # Headers wrap between words: "label correct", not "label_correc" + "t".
     return frame.rename(columns=lambda c: str(c).replace("_", " "))
@@ -430,22 +531,19 @@ def add_intervals(spec: SpaceSpec, source: str, *values: Any) -> Any:
     Nothing changes when the box is clear or Compute failed (its error is already shown).
     """
     *values, with_interval, table = values
-    try:
+    with _uploads.using(values[2:4], last=True):  # the page's last step: then removed
         if not with_interval or table is None or len(table) == 0:
             return gr.update()
         try:
             reply = _run(spec, source, values, True)
         except Exception:  # Compute has shown the message
             return gr.update()
-        if "error" in reply:
-            return gr.update()
-        bounds = reply["bounds"]
-        rows = [[str(k), str(v)] for k, v in table[["score", "value"]].values.tolist()]
-        return pd.DataFrame(
-            with_intervals(rows, bounds), columns=["score", "value", INTERVAL_COLUMN]
-        )
-    finally:
-        _uploads.release(values[2:4])  # the page's last step: the uploads are done with
+    if "error" in reply:
+        return gr.update()
+    rows = [[str(k), str(v)] for k, v in table[["score", "value"]].values.tolist()]
+    return pd.DataFrame(
+        with_intervals(rows, reply["bounds"]), columns=["score", "value", INTERVAL_COLUMN]
+    )
 
 
 def bar_chart(
@@ -601,6 +699,8 @@ def build(spec: SpaceSpec) -> gr.Blocks:
             concurrency_limit=_concurrency(),
         )
         _uploads.keep([v["path"] for c in (ref_files, pred_files) for v in _values(c)])
+    if _LIMITS.workers > 0:  # the workers start now, not on the first request
+        space_pool.pool(spec.metric)
     # Requests run side by side: each waits in the queue only for a free worker process.
     demo.queue(default_concurrency_limit=_concurrency(), max_size=_MAX_QUEUE)
     return demo
