@@ -70,6 +70,15 @@ def page_files(url: str) -> tuple[dict, dict]:
     return pick(values["predictions-files"]), pick(values["references-files"])
 
 
+def _cpu(process) -> float:
+    """CPU seconds (user + system) of the server and its worker processes so far."""
+    total = 0.0
+    for p in [process, *process.children(recursive=True)]:
+        times = p.cpu_times()
+        total += times.user + times.system
+    return total
+
+
 def timed(fn) -> float:
     start = time.perf_counter()
     fn()
@@ -82,6 +91,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="runs of the full file (default 3)")
     parser.add_argument("--claims", type=int, default=9999)
     args = parser.parse_args()
+    import psutil
     from gradio_client import Client, handle_file
 
     load_start = os.getloadavg()
@@ -94,7 +104,10 @@ def main() -> None:
         for _ in range(5):  # the workers warm up
             error, *_ = compute(preds, refs)
             assert not error["visible"], error
+        tree = psutil.Process(proc.pid)
+        cpu_before = _cpu(tree)
         example = [timed(lambda: compute(preds, refs)) for _ in range(args.requests)]
+        cpu = (_cpu(tree) - cpu_before) / args.requests
         # The full-size file: the page's two requests, against the command line's --ci.
         predictions, references = synthetic(args.claims)
         files = {}
@@ -135,9 +148,11 @@ def main() -> None:
             "100 claims (the Space's example, as the page sends it)",
             f"{args.requests} Compute requests, one after another",
             f"{median * 1000:.0f} ms per request ({1 / median:.1f} requests/s); "
-            f"runs: min {min(example) * 1000:.0f}, max {max(example) * 1000:.0f} ms",
+            f"runs: min {min(example) * 1000:.0f}, max {max(example) * 1000:.0f} ms; "
+            f"CPU of the server and its workers: {cpu * 1000:.0f} ms per request "
+            f"({1 / cpu:.1f} requests per CPU second)",
             "≥ 10 requests/s",
-            "met" if 1 / median >= 10 else "missed",
+            "met" if 1 / median >= 10 else "missed (loaded machine)" if 1 / cpu >= 10 else "missed",
         ],
         [
             f"{args.claims:,} claims (synthetic, FEVER dev/test size)",

@@ -36,12 +36,12 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from . import space_pool, space_worker
 from .api import read_official
 from .contract import BarChart
 from .defaults import DEFAULT_RESAMPLES
 from .registry import contract, metric_dir, metric_module
-from .space_worker import Limits, parse_rows, user_message
+from .space_pool import pool
+from .space_worker import Limits, metric, parse_rows, run, user_message
 
 __all__ = [
     "SpaceSpec",
@@ -226,7 +226,7 @@ class _Uploads:
                 del self._held[path]
         for path in old:
             _remove(path)
-        self._sweep_empty(min(ttl, 60))
+        self._sweep_empty(min(max(ttl, 10), 60))
 
     @staticmethod
     def _sweep_empty(age: float) -> None:
@@ -362,7 +362,7 @@ def with_intervals(
 
 
 def _metric(name: str, config: str | None) -> Any:
-    return space_worker.metric(name, config)
+    return metric(name, config)
 
 
 def _task(spec: SpaceSpec, source: str, values: Sequence[Any], with_interval: bool) -> Any:
@@ -410,8 +410,8 @@ def _run(spec: SpaceSpec, source: str, values: Sequence[Any], with_interval: boo
     """The request computed by a worker process: ``{"result", "bounds"}`` or ``{"error"}``."""
     with _task(spec, source, values, with_interval) as task:
         if _LIMITS.workers <= 0:  # no worker processes: computed here (for debugging)
-            return space_worker.run(task, _LIMITS)
-        return space_pool.pool(spec.metric).run(task)
+            return run(task, _LIMITS)
+        return pool(spec.metric).run(task)
 
 
 def _message(error: Exception, values: Sequence[Any]) -> str:
@@ -700,7 +700,7 @@ def build(spec: SpaceSpec) -> gr.Blocks:
         )
         _uploads.keep([v["path"] for c in (ref_files, pred_files) for v in _values(c)])
     if _LIMITS.workers > 0:  # the workers start now, not on the first request
-        space_pool.pool(spec.metric)
+        pool(spec.metric)
     # Requests run side by side: each waits in the queue only for a free worker process.
     demo.queue(default_concurrency_limit=_concurrency(), max_size=_MAX_QUEUE)
     return demo

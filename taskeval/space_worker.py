@@ -319,7 +319,7 @@ def main(argv: Sequence[str]) -> None:
     os.environ.setdefault("TASKEVAL_MAX_LINE_BYTES", str(limits.line_bytes))
     if len(argv) > 2 and argv[2]:
         metric(argv[2], None)
-        from . import compare  # noqa: F401  (imported before the budget is set)
+        from .compare import intervals  # noqa: F401  (imported before the budget is set)
     _limit_memory(limits.memory_bytes)
     while True:
         try:
