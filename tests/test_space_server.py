@@ -315,3 +315,41 @@ def test_inflated_size_is_counted_without_inflating_it_whole(tmp_path):
     limits.inflated_bytes, limits.rows = 1 << 30, 100
     with pytest.raises(ValueError, match="more than 100 lines"):
         check_file(str(bomb), "g.jsonl.gz", True, limits)
+
+
+def test_a_computation_over_its_time_is_stopped_and_its_worker_replaced():
+    from bench.bench_fever import synthetic
+    from taskeval.space_pool import Pool
+    from taskeval.space_worker import Limits
+
+    limits = Limits()
+    limits.workers, limits.timeout = 1, 120.0
+    pool = Pool("fever_score", limits)
+    try:
+        predictions, references = synthetic(40_000)
+        task = {
+            "metric": "fever_score", "config": None, "options": {}, "source": "json",
+            "names": {}, "folders": {}, "with_interval": False,
+            "predictions": json.dumps(predictions[:10]), "references": json.dumps(references[:10]),
+        }  # fmt: skip
+        assert "error" not in pool.run(task)  # the worker has started
+        (first,) = pool._all
+        limits.timeout = 0.5
+        slow = {
+            **task,
+            "with_interval": True,  # 40,000 claims read, scored, resampled: seconds
+            "predictions": json.dumps(predictions),
+            "references": json.dumps(references),
+        }
+        started = time.monotonic()
+        reply = pool.run(slow)
+        assert time.monotonic() - started < 3
+        assert "took longer than 0.5 s" in reply["error"], reply
+        assert "TASKEVAL_SPACE_TIMEOUT" in reply["error"]
+        assert first.process.wait(timeout=5) is not None  # ended, not left running
+        limits.timeout = 120.0
+        reply = pool.run(task)  # a new worker answers
+        assert "error" not in reply and reply["result"]["strict_score"] >= 0
+        assert first not in pool._all
+    finally:
+        pool.close()
