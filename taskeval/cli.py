@@ -25,6 +25,7 @@ from typing import Any, NamedTuple, NoReturn
 from . import __version__
 from .contract import MetricContract, OutputFormat, ResultFilter
 from .defaults import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, METHODS
+from .messages import one_line, shorten
 from .pipes import silence_stdout
 from .registry import contract, list_metrics
 
@@ -659,7 +660,7 @@ def _score_table(result: dict) -> str:
 
 def _show_warning(prog: str) -> Callable[..., None]:
     def show(message: Any, category: Any, *args: Any, **kwargs: Any) -> None:
-        sys.stderr.write(f"{prog}: warning: {' '.join(str(message).split())}\n")
+        sys.stderr.write(f"{prog}: warning: {shorten(' '.join(str(message).split()))}\n")
 
     return show
 
@@ -689,13 +690,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog = f"taskeval {args.command}"
         return COMMANDS[args.command].run(args)
     except _UsageError as e:
-        sys.stderr.write(f"{e.prog or prog}: error: {e} (see {e.prog or prog} --help)\n")
+        sys.stderr.write(f"{e.prog or prog}: error: {one_line(e)} (see {e.prog or prog} --help)\n")
         return USAGE_ERROR
     except DataError as e:
-        sys.stderr.write(f"{prog}: error: {' '.join(str(e).splitlines())}\n")
+        sys.stderr.write(f"{prog}: error: {one_line(e)}\n")
         return DATA_ERROR
     except ValueError as e:  # a metric's setting refused by its scorer
-        sys.stderr.write(f"{prog}: error: {' '.join(str(e).splitlines())}\n")
+        sys.stderr.write(f"{prog}: error: {one_line(e)}\n")
         return USAGE_ERROR
     except SystemExit as e:  # argparse: --help, --version, a usage error (already printed)
         return e.code if isinstance(e.code, int) else USAGE_ERROR
@@ -709,7 +710,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("TASKEVAL_TRACEBACK"):
             raise
         sys.stderr.write(
-            f"{prog}: internal error: {type(e).__name__}: {' '.join(str(e).splitlines())} "
+            f"{prog}: internal error: {type(e).__name__}: {one_line(e)} "
             f"(please report it; TASKEVAL_TRACEBACK=1 shows the traceback)\n"
         )
         return DATA_ERROR

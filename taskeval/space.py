@@ -16,14 +16,18 @@ This module and the ones it imports are also the code of every exported Hub Spac
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import functools
+import hashlib
+import io
 import json
 import os
-import re
+import pickle
 import shutil
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,9 +37,11 @@ import gradio as gr
 import pandas as pd
 
 from .api import read_official
-from .compare import DEFAULT_RESAMPLES, intervals
 from .contract import BarChart
+from .defaults import DEFAULT_RESAMPLES
 from .registry import contract, metric_dir, metric_module
+from .space_pool import pool
+from .space_worker import Limits, metric, parse_rows, run, user_message
 
 __all__ = [
     "SpaceSpec",
@@ -44,9 +50,11 @@ __all__ = [
     "compute",
     "launch",
     "metric_module",
+    "parse_rows",
     "read_official",
     "scores_table",
     "space_spec",
+    "user_message",
 ]
 
 Controls = Callable[[], list[Any]]
@@ -135,33 +143,148 @@ def metric_card(name: str) -> str:
     return text
 
 
-def parse_rows(text: str, side: str) -> list:
-    """A JSON array, one JSON object (one row), or one JSON value per line (JSONL)."""
-    text = (text or "").strip()
-    if not text:
-        raise ValueError(f"{side}: nothing was pasted")
+# What a request may hold and use; read once, when the Space starts.
+_LIMITS = Limits()
+
+
+class _Uploads:
+    """The uploaded files of the requests in flight, removed once done with.
+
+    gradio keeps every upload in its cache folder for as long as the server runs. A request's
+    uploads are held from Compute to the page's last step (the intervals), then removed; uploads
+    of a client that never makes the last step are removed after ``Limits.upload_ttl`` seconds.
+    Only files in gradio's upload folder are ever removed, and never the example files' copies.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._held: dict[str, list[float]] = {}  # path -> [requests holding it, since]
+        self._kept: set[str] = set()
+        self._sweeper: threading.Thread | None = None
+
+    def keep(self, paths: Sequence[str]) -> None:
+        """Paths never removed (the example files gradio serves from its cache)."""
+        with self._lock:
+            self._kept.update(str(Path(p).resolve()) for p in paths)
+
+    def _ours(self, files: Sequence[Any]) -> list[str]:
+        from gradio.utils import get_upload_folder
+
+        folder = Path(get_upload_folder()).resolve()
+        paths = []
+        for path in (p for f in files for p in _paths(f)):
+            real = Path(path).resolve()
+            if real.is_relative_to(folder) and real != folder and str(real) not in self._kept:
+                paths.append(str(real))
+        return paths
+
+    @contextlib.contextmanager
+    def using(self, files: Sequence[Any], last: bool) -> Iterator[None]:
+        """Hold ``files`` while a step runs (never swept then); after the page's ``last`` step
+        remove them, after another step hold them for the next until swept."""
+        paths = self._ours(files)
+        with self._lock:
+            for path in paths:
+                held = self._held.setdefault(path, [0, 0, 0.0])  # holds, running, since
+                held[0] += 0 if last else 1
+                held[1] += 1
+        self._sweep_later()
+        try:
+            yield
+        finally:
+            self._done(paths, last)
+
+    def _done(self, paths: list[str], last: bool) -> None:
+        now, done = time.time(), []
+        with self._lock:
+            for path in paths:
+                held = self._held.get(path)
+                if held is None:
+                    continue
+                held[1] -= 1
+                if last:
+                    held[0] = max(held[0] - 1, 0)
+                since, held[2] = held[2], now
+                if last and held[0] == held[1] == 0 and not _written_since(path, since):
+                    del self._held[path]
+                    done.append(path)
+                # Else another request holds it, or uploaded the same file again (gradio keeps
+                # one copy per content) and has yet to start: the sweep removes it later.
+        for path in done:
+            _remove(path)
+
+    def sweep(self, ttl: float) -> None:
+        """Remove the uploads no step has used for ``ttl`` seconds."""
+        now = time.time()
+        with self._lock:
+            old = [
+                p
+                for p, (_, running, since) in self._held.items()
+                if not running and now - since > ttl
+            ]
+            for path in old:
+                del self._held[path]
+        for path in old:
+            _remove(path)
+        self._sweep_empty(min(max(ttl, 10), 60))
+
+    @staticmethod
+    def _sweep_empty(age: float) -> None:
+        """Remove the empty ``tmp*`` files gradio's upload route leaves beside the uploads (one
+        per uploaded file), once older than ``age`` seconds: an upload still being received is
+        written to continuously, so its file is never that old and empty."""
+        from gradio.utils import get_upload_folder
+
+        now = time.time()
+        with contextlib.suppress(OSError), os.scandir(get_upload_folder()) as entries:
+            for entry in entries:
+                if not entry.name.startswith("tmp") or not entry.is_file(follow_symlinks=False):
+                    continue
+                with contextlib.suppress(OSError):
+                    info = entry.stat(follow_symlinks=False)
+                    if info.st_size == 0 and now - info.st_mtime > age:
+                        os.unlink(entry.path)
+
+    def _sweep_later(self) -> None:
+        with self._lock:
+            if self._sweeper is not None:
+                return
+            self._sweeper = threading.Thread(target=self._sweep_forever, daemon=True)
+        self._sweeper.start()
+
+    def _sweep_forever(self) -> None:
+        ttl = _LIMITS.upload_ttl
+        while True:
+            time.sleep(min(max(ttl / 4, 0.2), 60))
+            self.sweep(ttl)
+            _give_back_memory()
+
+
+def _give_back_memory() -> None:
+    """Hand the memory freed by past requests back to the system (glibc keeps it in each
+    thread's arena otherwise, and a server answering from many threads grows with no end)."""
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
+def _written_since(path: str, since: float) -> bool:
     try:
-        rows = json.loads(text)
-    except json.JSONDecodeError:
-        rows = []
-        for number, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError as e:
-                raise ValueError(
-                    f"{side}, line {number}, column {e.colno}: not valid JSON ({e.msg})"
-                ) from None
-        return rows
-    if isinstance(rows, dict):
-        return [rows]
-    if not isinstance(rows, list):
-        raise ValueError(
-            f"{side}: expected rows (a JSON array, one JSON object, or one object per line), "
-            f"got a JSON {type(rows).__name__}"
-        )
-    return rows
+        return os.stat(path).st_mtime > since
+    except OSError:
+        return False
+
+
+def _remove(path: str) -> None:
+    """Remove an upload and the folder gradio made for it, if that is now empty."""
+    with contextlib.suppress(OSError):
+        os.unlink(path)
+    with contextlib.suppress(OSError):
+        os.rmdir(os.path.dirname(path))
+
+
+_uploads = _Uploads()
 
 
 def _paths(files: Any) -> list[str]:
@@ -170,8 +293,8 @@ def _paths(files: Any) -> list[str]:
 
 @contextlib.contextmanager
 def _staged(spec: SpaceSpec, files: Any, side: str, optional: bool) -> Iterator[str | None]:
-    """The uploaded file (or, for folder inputs, a temporary folder holding the uploads, removed
-    afterwards), as ``read_official`` takes it."""
+    """The uploaded file (or, for folder inputs, a temporary folder holding links to the
+    uploads, removed afterwards), as ``read_official`` takes it."""
     paths = _paths(files)
     if not paths:
         if optional:
@@ -188,28 +311,15 @@ def _staged(spec: SpaceSpec, files: Any, side: str, optional: bool) -> Iterator[
         raise ValueError(f"{side}: two uploaded files have the same name")
     with tempfile.TemporaryDirectory(prefix=f"taskeval-{side}-") as target:
         for path in paths:
-            shutil.copyfile(path, Path(target) / Path(path).name)
+            _link(path, Path(target) / Path(path).name)
         yield target
 
 
-# JSON parsers add their own position inside the line ("line 1 column 5 (char 4)"), which
-# contradicts the file's line number the message already gives.
-_PARSER_POSITION = re.compile(r":? line \d+ column \d+ \(char \d+\)")
-
-
-def user_message(error: Exception, uploads: Sequence[Any]) -> str:
-    """The error as the page shows it: uploads named as the user named them, no server paths."""
-    message = str(error) if isinstance(error, ValueError) else f"{type(error).__name__}: {error}"
-    for files in uploads:
-        for path in _paths(files):
-            message = message.replace(path, Path(path).name)
-    # Folder inputs are read from a temporary folder: its path means "the uploaded files".
-    message = re.sub(
-        r"\S*taskeval-(references|predictions)-[\w-]+(/?)",
-        lambda m: "" if m.group(2) else f"the uploaded {m.group(1)} files",
-        message,
-    )
-    return _PARSER_POSITION.sub("", message)
+def _link(source: str, target: Path) -> None:
+    try:
+        target.symlink_to(Path(source).resolve())
+    except OSError:  # no links on this file system
+        shutil.copyfile(source, target)
 
 
 def scores_table(result: dict[str, Any], prefix: str = "") -> list[list[str]]:
@@ -261,45 +371,73 @@ def with_intervals(
     ]
 
 
-@functools.cache
 def _metric(name: str, config: str | None) -> Any:
-    import evaluate
-
-    # By the script's path, not the folder's: evaluate looks for <folder name>.py in a folder,
-    # and a Hub Space's folder is not named after its metric.
-    return evaluate.load(str(metric_dir(name) / f"{name}.py"), config)
+    return metric(name, config)
 
 
-# A Space serves requests from threads; an evaluate module writes its inputs to its own Arrow
-# cache, so calls to one module must not overlap.
-_COMPUTE_LOCK = threading.Lock()
-
-
-def _inputs(spec: SpaceSpec, source: str, pred_text, ref_text, pred_files, ref_files) -> dict:
+def _task(spec: SpaceSpec, source: str, values: Sequence[Any], with_interval: bool) -> Any:
+    """The request's computation as a task for a worker (``space_worker.run``); a context, as
+    folder uploads are linked into a temporary folder for as long as the task runs."""
+    pred_text, ref_text, pred_files, ref_files, *control_values = values
+    config, options = spec.read_controls(*control_values)
+    task = {
+        "metric": spec.metric,
+        "config": config,
+        "options": options,
+        "source": source,
+        "with_interval": with_interval,
+        "names": {},
+        "folders": {},
+    }
     if source == "json":
-        return {
-            "predictions": parse_rows(pred_text, "predictions"),
-            "references": parse_rows(ref_text, "references"),
-        }
+        return contextlib.nullcontext({**task, "predictions": pred_text, "references": ref_text})
+    if spec.check_uploads is not None:
+        names = [Path(p).name for p in _paths(ref_files) + _paths(pred_files)]
+        spec.check_uploads(names, config)
+    return _staged_task(spec, task, pred_files, ref_files)
+
+
+@contextlib.contextmanager
+def _staged_task(spec: SpaceSpec, task: dict, pred_files: Any, ref_files: Any) -> Iterator[dict]:
     with (
         _staged(spec, ref_files, "references", spec.references_optional) as references,
         _staged(spec, pred_files, "predictions", False) as predictions,
     ):
-        return read_official(spec.metric, references=references, predictions=predictions)
+        for side, staged, files in (
+            ("references", references, ref_files),
+            ("predictions", predictions, pred_files),
+        ):
+            for path in _paths(files):
+                task["names"][path] = Path(path).name
+                if staged is not None and staged != path:
+                    task["names"][str(Path(staged) / Path(path).name)] = Path(path).name
+            if staged is not None and staged not in _paths(files):
+                task["folders"][staged] = side
+        yield {**task, "predictions": predictions, "references": references}
 
 
-def _bounds(spec: SpaceSpec, inputs: dict, config: str | None, options: dict) -> dict:
-    # One process: a Space serves requests from threads, which forking does not mix with.
-    return intervals(spec.metric, inputs, config_name=config, workers=1, **options)
+def _run(spec: SpaceSpec, source: str, values: Sequence[Any], with_interval: bool) -> dict:
+    """The request computed by a worker process: ``{"result", "bounds"}`` or ``{"error"}``."""
+    with _task(spec, source, values, with_interval) as task:
+        if _LIMITS.workers <= 0:  # no worker processes: computed here (for debugging)
+            return run(task, _LIMITS)
+        return pool(spec.metric).run(task)
 
 
-def _read(spec: SpaceSpec, source: str, values: Sequence[Any]) -> tuple[dict, str | None, dict]:
-    pred_text, ref_text, pred_files, ref_files, *control_values = values
-    config, options = spec.read_controls(*control_values)
-    if source != "json" and spec.check_uploads is not None:
-        names = [Path(p).name for p in _paths(ref_files) + _paths(pred_files)]
-        spec.check_uploads(names, config)
-    return _inputs(spec, source, pred_text, ref_text, pred_files, ref_files), config, options
+def _message(error: Exception, values: Sequence[Any]) -> str:
+    uploads = [p for files in values[2:4] for p in _paths(files)]
+    return user_message(error, uploads, limit=_LIMITS.message_chars)
+
+
+def _error(message: str, plot: bool) -> tuple[Any, ...]:
+    return (
+        gr.update(value=message, visible=True),
+        gr.update(visible=True),
+        gr.update(value=None, visible=False),
+        gr.update(value=None, visible=False),
+        gr.update(value=None, visible=False),
+        *([gr.update(value=None, visible=False)] if plot else []),
+    )
 
 
 def compute(
@@ -308,24 +446,20 @@ def compute(
     """The Compute button: (error box, placeholder, scores, per-group scores, breakdown, plot).
 
     ``with_interval`` adds the paired-bootstrap 95% interval of each headline score (the page
-    adds it in a second step, ``add_intervals``, so that the scores show at once).
+    adds it in a second step, ``add_intervals``, so that the scores show at once). The uploads
+    are held until that step (or ``Limits.upload_ttl``) and then removed.
     """
     try:
-        inputs, config, options = _read(spec, source, values)
-        with _COMPUTE_LOCK:
-            result = _metric(spec.metric, config).compute(**inputs, **options, details=True)
-        bounds = _bounds(spec, inputs, config, options) if with_interval else None
+        with _uploads.using(values[2:4], last=False):
+            reply = _run(spec, source, values, with_interval)
+        if "error" in reply:
+            return _error(reply["error"], bool(spec.plot))
+        result, bounds = reply["result"], reply["bounds"]
+        config = spec.read_controls(*values[4:])[0]
         details = result.pop("details")
-        plot = [spec.plot(details, config)] if spec.plot else []
-    except Exception as e:  # shown in the page; a ValueError is the metric explaining bad input
-        return (
-            gr.update(value=f"**Error:** {user_message(e, values[2:4])}", visible=True),
-            gr.update(visible=True),
-            gr.update(value=None, visible=False),
-            gr.update(value=None, visible=False),
-            gr.update(value=None, visible=False),
-            *([gr.update(value=None, visible=False)] if spec.plot else []),
-        )
+        plot = [_plot(spec, details, config)] if spec.plot else []
+    except Exception as e:  # shown in the page; a ValueError is the Space explaining bad input
+        return _error(_message(e, values), bool(spec.plot))
     flat = {k: v for k, v in result.items() if not isinstance(v, dict)}
     rows, columns = scores_table(flat), ["score", "value"]
     if bounds is not None:
@@ -341,6 +475,60 @@ def compute(
     )
 
 
+_FIGURES: collections.OrderedDict[bytes, Any] = collections.OrderedDict()
+_FIGURES_KEPT = 16
+_FIGURES_LOCK = threading.Lock()
+
+
+def _plot(spec: SpaceSpec, details: Any, config: str | None) -> Any:
+    """``spec.plot(details, config)``, drawn once for the same details: the example, Compute
+    after Compute, costs a lookup instead of a figure (most of a small request's time). The
+    figure keeps its picture too: gradio turns it into a PNG on every answer."""
+    try:
+        key = hashlib.blake2b(
+            pickle.dumps((id(spec), details, config), protocol=5), digest_size=20
+        ).digest()
+    except Exception:  # details that do not pickle: drawn each time
+        return spec.plot(details, config)
+    with _FIGURES_LOCK:
+        figure = _FIGURES.get(key)
+        if figure is not None:
+            _FIGURES.move_to_end(key)
+            return figure
+    figure = _keeps_its_picture(spec.plot(details, config))
+    with _FIGURES_LOCK:
+        _FIGURES[key] = figure
+        while len(_FIGURES) > _FIGURES_KEPT:
+            _FIGURES.popitem(last=False)
+    return figure
+
+
+def _keeps_its_picture(figure: Any) -> Any:
+    """``figure`` whose ``savefig`` into a file object draws once per format, then writes the
+    same bytes (one drawing at a time: the figure may be answered to two requests at once)."""
+    draw = getattr(figure, "savefig", None)
+    if draw is None:
+        return figure
+    pictures: dict[str, bytes] = {}
+    lock = threading.Lock()
+
+    def savefig(target: Any, *args: Any, **kwargs: Any) -> Any:
+        if not hasattr(target, "write") or args:
+            with lock:
+                return draw(target, *args, **kwargs)
+        key = repr(sorted(kwargs.items()))
+        with lock:
+            if key not in pictures:
+                buffer = io.BytesIO()
+                draw(buffer, **kwargs)
+                pictures[key] = buffer.getvalue()
+        target.write(pictures[key])
+        return None
+
+    figure.savefig = savefig
+    return figure
+
+
 def _readable(frame: pd.DataFrame) -> pd.DataFrame:
     # Headers wrap between words: "label correct", not "label_correc" + "t".
     return frame.rename(columns=lambda c: str(c).replace("_", " "))
@@ -353,15 +541,19 @@ def add_intervals(spec: SpaceSpec, source: str, *values: Any) -> Any:
     Nothing changes when the box is clear or Compute failed (its error is already shown).
     """
     *values, with_interval, table = values
-    if not with_interval or table is None or len(table) == 0:
-        return gr.update()
-    try:
-        inputs, config, options = _read(spec, source, values)
-        bounds = _bounds(spec, inputs, config, options)
-    except Exception:  # Compute has shown the message
+    with _uploads.using(values[2:4], last=True):  # the page's last step: then removed
+        if not with_interval or table is None or len(table) == 0:
+            return gr.update()
+        try:
+            reply = _run(spec, source, values, True)
+        except Exception:  # Compute has shown the message
+            return gr.update()
+    if "error" in reply:
         return gr.update()
     rows = [[str(k), str(v)] for k, v in table[["score", "value"]].values.tolist()]
-    return pd.DataFrame(with_intervals(rows, bounds), columns=["score", "value", INTERVAL_COLUMN])
+    return pd.DataFrame(
+        with_intervals(rows, reply["bounds"]), columns=["score", "value", INTERVAL_COLUMN]
+    )
 
 
 def bar_chart(
@@ -470,7 +662,10 @@ def build(spec: SpaceSpec) -> gr.Blocks:
         controls = spec.controls()
         interval = gr.Checkbox(True, label=INTERVAL_LABEL, elem_id="interval")
         button = gr.Button("Compute", variant="primary", elem_id="compute")
-        error = gr.Markdown(visible=False, elem_id="error")
+        # Plain text, as the message was written: no Markdown eats a page title's underscores.
+        error = gr.Textbox(
+            label="Error", visible=False, interactive=False, lines=1, max_lines=12, elem_id="error"
+        )
         # Until the first Compute only this note shows: no empty table, no empty plot.
         placeholder = gr.Markdown(PLACEHOLDER, elem_id="placeholder")
         scores = gr.Dataframe(
@@ -498,19 +693,41 @@ def build(spec: SpaceSpec) -> gr.Blocks:
         )
         with gr.Accordion("Metric card", open=False):
             gr.Markdown(card + spec.extra_notes)
+        gr.Markdown(_LIMITS.note(), elem_id="limits")
         inputs = [source, pred_text, ref_text, pred_files, ref_files, *controls]
         button.click(
             functools.partial(compute, spec),
             inputs,
             [error, placeholder, scores, groups, breakdown, *plot],
             api_name="compute",
+            concurrency_limit=_concurrency(),
         ).then(
             functools.partial(add_intervals, spec),
             [*inputs, interval, scores],
             [scores],
             api_name="intervals",
+            concurrency_limit=_concurrency(),
         )
+        _uploads.keep([v["path"] for c in (ref_files, pred_files) for v in _values(c)])
+    if _LIMITS.workers > 0:  # the workers start now, not on the first request
+        pool(spec.metric)
+    # Requests run side by side: each waits in the queue only for a free worker process.
+    demo.queue(default_concurrency_limit=_concurrency(), max_size=_MAX_QUEUE)
     return demo
+
+
+_MAX_QUEUE = 64  # requests waiting at once; more are refused at once ("the queue is full")
+
+
+def _concurrency() -> int:
+    # Twice the workers: a request's own work in the server (tables, plot) overlaps the
+    # workers' computations.
+    return max(2 * _LIMITS.workers, 1)
+
+
+def _values(component: Any) -> list[dict]:
+    value = component.value
+    return [] if value is None else value if isinstance(value, list) else [value]
 
 
 def _file_value(paths: Sequence[Path], folder: bool) -> Any:
@@ -530,6 +747,6 @@ def launch(spec: SpaceSpec, **kwargs: Any) -> gr.Blocks:
     demo.launch(
         server_name=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),
         allowed_paths=sorted(folders) + spec.allowed_paths,
-        **{"css": CSS, **kwargs},
+        **{"css": CSS, "max_file_size": _LIMITS.upload_bytes, **kwargs},
     )
     return demo

@@ -258,8 +258,12 @@ def test_space_in_a_real_browser(name, browser):
         page.keyboard.press("Control+A")
         page.keyboard.type("[{")
         page.locator("#compute").click()
-        page.locator("#error").get_by_text("not valid JSON").wait_for(timeout=30_000)
-        assert "Traceback" not in page.locator("#error").inner_text()
+        # The error box is plain text (a read-only text area): the message as written.
+        page.wait_for_function(
+            "() => document.querySelector('#error textarea')?.value.includes('not valid JSON')",
+            timeout=30_000,
+        )
+        assert "Traceback" not in page.locator("#error textarea").input_value()
         page.close()
     finally:
         proc.kill()

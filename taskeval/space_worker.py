@@ -1,0 +1,335 @@
+"""One Space computation, bounded: the limits on what a request may hold, and the work itself
+(read the uploads or the pasted rows, score them, the intervals), run in a worker process.
+
+A Space is a public server. What a request may hold is checked before it is read (upload size,
+the inflated size of a gzip file, the number of lines or rows, the length of pasted text), each
+refusal one line naming the limit and its environment variable; what is left (a costly but
+small input) runs in a worker process with a memory budget (``resource.RLIMIT_AS``) and a time
+budget (``space_pool``), so that it can neither exhaust the server nor hold up other users.
+
+``main`` is the worker process: it reads tasks from one pipe and writes replies to another, and
+imports neither gradio nor anything of the page.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import sys
+import zlib
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from .messages import MAX_MESSAGE_CHARS, shorten
+
+MIB = 1 << 20
+
+
+def _env_number(name: str, default: float) -> float:
+    try:
+        value = float(os.environ[name])
+    except (KeyError, ValueError):
+        return default
+    return value if value > 0 else default
+
+
+class Limits:
+    """What one request may hold and use, from the environment (read when a Space starts)."""
+
+    def __init__(self) -> None:
+        self.upload_bytes = int(_env_number("TASKEVAL_SPACE_MAX_UPLOAD_MB", 512) * MIB)
+        self.inflated_bytes = int(_env_number("TASKEVAL_SPACE_MAX_INFLATED_MB", 4096) * MIB)
+        self.rows = int(_env_number("TASKEVAL_SPACE_MAX_ROWS", 500_000))
+        self.paste_chars = int(_env_number("TASKEVAL_SPACE_MAX_PASTE_MB", 64) * MIB)
+        self.line_bytes = int(_env_number("TASKEVAL_MAX_LINE_BYTES", 64 * MIB))
+        self.timeout = _env_number("TASKEVAL_SPACE_TIMEOUT", 300)
+        self.memory_bytes = int(_env_number("TASKEVAL_SPACE_MEMORY_MB", 3072) * MIB)
+        self.workers = int(_env_number("TASKEVAL_SPACE_WORKERS", 2))
+        self.tasks_per_worker = int(_env_number("TASKEVAL_SPACE_TASKS_PER_WORKER", 200))
+        self.upload_ttl = _env_number("TASKEVAL_SPACE_UPLOAD_TTL", 900)
+        self.message_chars = int(_env_number("TASKEVAL_SPACE_MAX_MESSAGE_CHARS", 1000))
+
+    def note(self) -> str:
+        """The limits as the page states them (Markdown)."""
+        return (
+            f"Limits of this Space: an uploaded file up to {self.upload_bytes / MIB:,.0f} MiB "
+            f"(`TASKEVAL_SPACE_MAX_UPLOAD_MB`), a gzip file up to "
+            f"{self.inflated_bytes / MIB:,.0f} MiB inflated (`TASKEVAL_SPACE_MAX_INFLATED_MB`), "
+            f"up to {self.rows:,} lines or rows per file (`TASKEVAL_SPACE_MAX_ROWS`), JSON lines "
+            f"up to {self.line_bytes / MIB:,.0f} MiB (`TASKEVAL_MAX_LINE_BYTES`), pasted rows up "
+            f"to {self.paste_chars / MIB:,.0f} Mi characters (`TASKEVAL_SPACE_MAX_PASTE_MB`); "
+            f"each computation up to {self.timeout:,.0f} s (`TASKEVAL_SPACE_TIMEOUT`) and "
+            f"{self.memory_bytes / MIB:,.0f} MiB of memory (`TASKEVAL_SPACE_MEMORY_MB`). "
+            "Larger files: `taskeval score` on your machine."
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Checks before reading
+
+
+_CHUNK = 1 << 20
+
+
+def _chunks(path: str) -> Iterator[bytes]:
+    with open(path, "rb") as f:
+        while chunk := f.read(_CHUNK):
+            yield chunk
+
+
+def _inflated(path: str, name: str, limit: int) -> Iterator[bytes]:
+    """The inflated bytes of a gzip file, a chunk at a time (each at most ``_CHUNK`` bytes),
+    refused as soon as they pass ``limit``: a small gzip of zeros is never inflated whole."""
+    total = 0
+    inflater = zlib.decompressobj(wbits=31)
+    carry = b""
+    for data in _chunks(path):
+        data, carry = carry + data, b""
+        while data:
+            if inflater.eof:  # another gzip member follows, or padding (the reader decides)
+                if len(data) < 2:
+                    carry = data
+                    break
+                if not data.startswith(b"\x1f\x8b"):
+                    return
+                inflater = zlib.decompressobj(wbits=31)
+            try:
+                out = inflater.decompress(data, _CHUNK)
+            except zlib.error:
+                return  # not gzip after all: the reader names the problem
+            data = inflater.unused_data if inflater.eof else inflater.unconsumed_tail
+            total += len(out)
+            if total > limit:
+                raise ValueError(
+                    f"{name}: more than {limit / MIB:,.0f} MiB once decompressed, the most this "
+                    "Space inflates (TASKEVAL_SPACE_MAX_INFLATED_MB)"
+                )
+            yield out
+
+
+def check_file(path: str, name: str, gzipped: bool, limits: Limits) -> None:
+    """Refuse an upload that is too large, inflates too much or holds too many lines."""
+    size = os.path.getsize(path)
+    if size > limits.upload_bytes:
+        raise ValueError(
+            f"{name}: {size:,} bytes, more than the {limits.upload_bytes / MIB:,.0f} MiB this "
+            "Space takes (TASKEVAL_SPACE_MAX_UPLOAD_MB)"
+        )
+    lines = 0
+    chunks = _inflated(path, name, limits.inflated_bytes) if gzipped else _chunks(path)
+    for chunk in chunks:
+        lines += chunk.count(b"\n")
+        if lines > limits.rows:
+            raise ValueError(
+                f"{name}: more than {limits.rows:,} lines, the most this Space reads "
+                "(TASKEVAL_SPACE_MAX_ROWS)"
+            )
+
+
+def check_rows(rows: Sequence[Any], side: str, limits: Limits) -> None:
+    if len(rows) > limits.rows:
+        raise ValueError(
+            f"{side}: {len(rows):,} rows, more than the {limits.rows:,} this Space scores "
+            "(TASKEVAL_SPACE_MAX_ROWS)"
+        )
+
+
+def check_text(text: str | None, side: str, limits: Limits) -> None:
+    if text is not None and len(text) > limits.paste_chars:
+        raise ValueError(
+            f"{side}: {len(text):,} characters pasted, more than the {limits.paste_chars:,} "
+            "this Space reads (TASKEVAL_SPACE_MAX_PASTE_MB): upload a file instead"
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Messages
+
+
+# JSON parsers add their own position inside the line ("line 1 column 5 (char 4)"), which
+# contradicts the file's line number the message already gives. Linear: literal text first.
+_PARSER_POSITION = re.compile(r":? line \d+ column \d+ \(char \d+\)")
+
+
+def user_message(
+    error: BaseException,
+    uploads: Sequence[str],
+    folders: dict[str, str] | None = None,
+    limit: int = MAX_MESSAGE_CHARS,
+) -> str:
+    """The error as the page shows it: uploads named as the user named them, no server paths,
+    cut to ``limit`` characters. Linear in the length of the message, whatever it quotes.
+
+    ``folders`` maps each temporary folder that holds a side's uploads to the side's name: its
+    path means "the uploaded <side> files"."""
+    message = str(error) if isinstance(error, ValueError) else f"{type(error).__name__}: {error}"
+    for folder, side in (folders or {}).items():
+        message = message.replace(folder + os.sep, "")
+        message = message.replace(folder, f"the uploaded {side} files")
+    for path in sorted(uploads, key=len, reverse=True):  # a path before any path it starts
+        message = message.replace(path, os.path.basename(path))
+    return shorten(_PARSER_POSITION.sub("", message), limit)
+
+
+# ---------------------------------------------------------------------------------------------
+# The work
+
+
+def parse_rows(text: str, side: str) -> list:
+    """A JSON array, one JSON object (one row), or one JSON value per line (JSONL)."""
+    import json
+
+    text = (text or "").strip()
+    if not text:
+        raise ValueError(f"{side}: nothing was pasted")
+    try:
+        rows = json.loads(text)
+    except json.JSONDecodeError:
+        rows = []
+        for number, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError as e:
+                raise ValueError(
+                    f"{side}, line {number}, column {e.colno}: not valid JSON ({e.msg})"
+                ) from None
+        return rows
+    if isinstance(rows, dict):
+        return [rows]
+    if not isinstance(rows, list):
+        raise ValueError(
+            f"{side}: expected rows (a JSON array, one JSON object, or one object per line), "
+            f"got a JSON {type(rows).__name__}"
+        )
+    return rows
+
+
+@functools.lru_cache(maxsize=8)
+def metric(name: str, config: str | None) -> Any:
+    """The evaluate metric ``name`` (config ``config``), loaded once per process."""
+    import evaluate
+
+    from .registry import metric_dir
+
+    # By the script's path, not the folder's: evaluate looks for <folder name>.py in a folder,
+    # and a Hub Space's folder is not named after its metric.
+    return evaluate.load(str(metric_dir(name) / f"{name}.py"), config)
+
+
+def _read(task: dict, limits: Limits) -> dict:
+    from .api import read_official
+    from .registry import contract
+
+    if task["source"] == "json":
+        rows = {}
+        for side in ("predictions", "references"):
+            check_text(task[side], side, limits)
+            rows[side] = parse_rows(task[side], side)
+            check_rows(rows[side], side, limits)
+        return rows
+    files = contract(task["metric"]).files
+    for side in ("references", "predictions"):
+        path = task[side]
+        if path is None:
+            continue
+        gzip = getattr(files, side).gzip
+        members = sorted(os.listdir(path)) if os.path.isdir(path) else [None]
+        for member in members:
+            full = path if member is None else os.path.join(path, member)
+            name = task["names"].get(full, member or os.path.basename(path))
+            check_file(full, name, gzip and ".gz" in name, limits)
+    return read_official(
+        task["metric"], references=task["references"], predictions=task["predictions"]
+    )
+
+
+def run(task: dict, limits: Limits | None = None) -> dict:
+    """One request's computation: ``{"result": ..., "bounds": ...}`` or ``{"error": message}``.
+
+    ``task``: ``metric``, ``config``, ``options``, ``source`` ("files" or "json"),
+    ``predictions`` and ``references`` (paths, or pasted text), ``names`` (each upload's path →
+    the name the user gave it), ``folders`` (temporary folder → side), ``with_interval``.
+    """
+    limits = limits or Limits()
+    try:
+        inputs = _read(task, limits)
+        result = metric(task["metric"], task["config"]).compute(
+            **inputs, **task["options"], details=True
+        )
+        bounds = None
+        if task["with_interval"]:
+            from .compare import intervals
+
+            bounds = intervals(
+                task["metric"], inputs, config_name=task["config"], workers=1, **task["options"]
+            )
+        return {"result": result, "bounds": bounds}
+    except MemoryError:
+        return {
+            "error": f"the computation needs more than the {limits.memory_bytes / MIB:,.0f} MiB "
+            "of memory this Space gives one request (TASKEVAL_SPACE_MEMORY_MB)",
+            "restart": True,
+        }
+    except Exception as e:  # a ValueError is the metric explaining bad input
+        uploads = [p for p in (task["predictions"], task["references"]) if task["source"] != "json"]
+        return {
+            "error": user_message(
+                e,
+                [*task["names"], *[p for p in uploads if p]],
+                task["folders"],
+                limits.message_chars,
+            )
+        }
+
+
+def _virtual_size() -> int | None:
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
+
+
+def _limit_memory(budget: int) -> None:
+    """Address space: what the process holds now (interpreter, libraries) plus ``budget``."""
+    try:
+        import resource
+    except ImportError:  # not on this system: the time budget still holds
+        return
+    now = _virtual_size()
+    if now is not None:
+        resource.setrlimit(resource.RLIMIT_AS, (now + budget, now + budget))
+
+
+def main(argv: Sequence[str]) -> None:
+    """The worker process: ``argv`` = task pipe fd, reply pipe fd, metric to load first."""
+    from multiprocessing.connection import Connection
+
+    tasks = Connection(int(argv[0]), writable=False)
+    replies = Connection(int(argv[1]), readable=False)
+    os.dup2(2, 1)  # what libraries print goes to the log, never into the reply pipe
+    sys.stdout = sys.stderr
+    limits = Limits()
+    os.environ.setdefault("TASKEVAL_MAX_LINE_BYTES", str(limits.line_bytes))
+    if len(argv) > 2 and argv[2]:
+        metric(argv[2], None)
+        from .compare import intervals  # noqa: F401  (imported before the budget is set)
+    _limit_memory(limits.memory_bytes)
+    while True:
+        try:
+            task = tasks.recv()
+        except (EOFError, OSError):  # the server is gone
+            return
+        reply = run(task, limits)
+        try:
+            replies.send(reply)
+        except MemoryError:
+            replies.send({"error": "the result is too large to send", "restart": True})
+        except (BrokenPipeError, OSError):
+            return

@@ -1,0 +1,355 @@
+"""A Space as a public server: bounded work per request, no user blocking another, nothing left
+behind, errors for people. Each Space is served on 127.0.0.1 in a process of its own, with small
+limits, and driven through gradio_client as a browser or a script would."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import zlib
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+gr = pytest.importorskip("gradio")
+psutil = pytest.importorskip("psutil")
+from gradio_client import Client, handle_file  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+FEVER = REPO / "spaces" / "fever_score" / "examples"
+TYDI = REPO / "spaces" / "tydiqa" / "examples"
+
+# Limits small enough to reach in a test, large enough for the examples.
+LIMITS = {
+    "TASKEVAL_SPACE_MAX_INFLATED_MB": "16",
+    "TASKEVAL_SPACE_UPLOAD_TTL": "1",
+    "TASKEVAL_SPACE_MAX_MESSAGE_CHARS": "1000",
+    "TASKEVAL_SPACE_WORKERS": "2",
+}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _client(url: str) -> Client:
+    # A shared machine may keep an upload waiting longer than httpx's default 5 s.
+    return Client(url, verbose=False, httpx_kwargs={"timeout": 120})
+
+
+class Served:
+    """``python spaces/<name>/app.py`` on a free port, its uploads in a folder of its own."""
+
+    def __init__(self, name: str, uploads: Path) -> None:
+        self.port, self.uploads = _free_port(), uploads
+        env = {
+            **os.environ,
+            **LIMITS,
+            "GRADIO_SERVER_PORT": str(self.port),
+            "GRADIO_TEMP_DIR": str(uploads),
+            "GRADIO_ANALYTICS_ENABLED": "False",
+        }
+        self.process = subprocess.Popen(
+            [sys.executable, str(REPO / "spaces" / name / "app.py")],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        self.url = f"http://127.0.0.1:{self.port}/"
+
+    def client(self) -> Client:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, "the Space exited"
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return _client(self.url)
+            time.sleep(0.2)
+        raise AssertionError("the Space did not start within 120 s")
+
+    def memory(self) -> tuple[int, int]:
+        """Resident bytes of the server process, and of the server with its workers."""
+        server = psutil.Process(self.process.pid)
+        workers = server.children(recursive=True)
+        own = server.memory_info().rss
+        return own, own + sum(w.memory_info().rss for w in workers)
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.wait()
+
+
+@pytest.fixture(scope="module")
+def spaces(tmp_path_factory):
+    """The FEVER and TyDi QA Spaces, started together (each start takes seconds)."""
+    served = {
+        name: Served(name, tmp_path_factory.mktemp(f"uploads-{name}"))
+        for name in ("fever_score", "tydiqa")
+    }
+    try:
+        clients = {name: s.client() for name, s in served.items()}
+        # The first answer waits for the workers to load the metric: not what a test measures.
+        predictions, references = _fever_example()
+        _fever(clients["fever_score"], predictions, references).result(timeout=120)
+        _tydi(clients["tydiqa"], TYDI / "gold.jsonl.gz").result(timeout=120)
+        yield {name: (served[name], clients[name]) for name in served}
+    finally:
+        for s in served.values():
+            s.stop()
+
+
+def _fever(client: Client, predictions: list, references: list, **kwargs):
+    args = ("json", json.dumps(predictions), json.dumps(references), None, None, 5, False)
+    return client.submit(*args, api_name="/compute", **kwargs)
+
+
+def _tydi(client: Client, gold: Path):
+    files = handle_file(str(TYDI / "predictions.jsonl")), handle_file(str(gold))
+    return client.submit("files", "", "", *files, 2, 2, api_name="/compute")
+
+
+def _fever_example() -> tuple[list, list]:
+    read = lambda p: [json.loads(line) for line in p.read_text(encoding="utf-8").splitlines()]  # noqa: E731
+    return read(FEVER / "predictions.jsonl"), read(FEVER / "actual.jsonl")
+
+
+def _files(uploads: Path) -> list[str]:
+    return sorted(str(p.relative_to(uploads)) for p in uploads.rglob("*") if p.is_file())
+
+
+def test_a_long_value_is_answered_at_once_while_another_user_is_served(spaces):
+    _, client = spaces["fever_score"]
+    predictions, references = _fever_example()
+    long_page = "Page_" + "x_" * 100_000  # 200,005 characters, quoted by the error
+    bad = [{**predictions[0], "predicted_evidence": [[long_page, "zero"]]}]
+    started = time.monotonic()
+    attack = _fever(client, bad, references[:1])
+    other = _fever(_client(spaces["fever_score"][0].url), predictions, references)
+    error, *_ = attack.result(timeout=30)
+    took = time.monotonic() - started
+    assert took < 1.0, f"{took:.2f} s"
+    assert error["visible"] and "predicted_evidence" in error["value"]
+    shown, cut = error["value"].rsplit("… (", 1)
+    assert len(shown) == 1000 and cut.endswith(" more characters)")
+    assert int(cut.split()[0].replace(",", "")) > 190_000
+    error, _, scores, *_ = other.result(timeout=30)
+    assert not error["visible"] and scores["visible"]
+
+
+def _bomb(path: Path, inflated: int) -> None:
+    """A gzip of valid-looking gold lines, ``inflated`` bytes once decompressed, a thousandth of
+    that on disk: one member, repeated (a file of many members is a valid gzip file)."""
+    line = json.dumps({"example_id": 1, "language": "english", "document_plaintext": "a" * 20_000})
+    block = ((line + "\n") * ((8 << 20) // len(line))).encode()
+    member = gzip.compress(block, compresslevel=9, mtime=0)
+    with open(path, "wb") as f:
+        for _ in range(inflated // len(block) + 1):
+            f.write(member)
+
+
+def test_a_gzip_bomb_is_refused_in_seconds_and_others_are_served(spaces, tmp_path):
+    server, client = spaces["tydiqa"]
+    bomb = tmp_path / "gold.jsonl.gz"
+    _bomb(bomb, 2 << 30)  # 2 GiB inflated
+    assert bomb.stat().st_size < 8 << 20
+    _, before = server.memory()
+    peak, done = [before], threading.Event()
+
+    def watch():
+        while not done.is_set():
+            peak.append(server.memory()[1])
+            time.sleep(0.05)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        started = time.monotonic()
+        attack = _tydi(client, bomb)
+        time.sleep(0.3)
+        other = _tydi(_client(server.url), TYDI / "gold.jsonl.gz")
+        error, *_ = attack.result(timeout=60)
+        took = time.monotonic() - started
+        served, _, scores, *_ = other.result(timeout=60)
+    finally:
+        done.set()
+        watcher.join()
+    assert error["visible"] and "more than 16 MiB once decompressed" in error["value"], error
+    assert "TASKEVAL_SPACE_MAX_INFLATED_MB" in error["value"]
+    assert took < 10, f"{took:.1f} s"
+    assert not served["visible"] and scores["visible"], served
+    assert max(peak) - before < 200 << 20, f"{(max(peak) - before) >> 20} MiB more"
+
+
+def test_uploads_and_memory_stay_flat_over_200_requests(spaces, tmp_path):
+    server, _ = spaces["fever_score"]
+    predictions, references = (
+        (FEVER / name).read_text(encoding="utf-8").splitlines(keepends=True)
+        for name in ("predictions.jsonl", "actual.jsonl")
+    )
+    start = _files(server.uploads)
+
+    def ask(i: int) -> None:
+        # A different upload each time (as many users would send): n claims, n in 51..100,
+        # turned by k lines (claims pair by line), k in 0..3.
+        n, k = 51 + i % 50, i // 50
+        folder = tmp_path / str(i)
+        folder.mkdir()
+        for name, lines in (("p.jsonl", predictions[:n]), ("r.jsonl", references[:n])):
+            (folder / name).write_text("".join(lines[k:] + lines[:k]), encoding="utf-8")
+        files = handle_file(str(folder / "p.jsonl")), handle_file(str(folder / "r.jsonl"))
+        own = getattr(local, "client", None) or _client(server.url)
+        local.client = own
+        error, _, scores, *_ = own.predict("files", "", "", *files, 5, False, api_name="/compute")
+        assert not error["visible"], error
+        if i % 2:  # as the page does: the intervals step, which releases the uploads at once
+            args = ("files", "", "", *files, 5, False, False, scores["value"])
+            own.predict(*args, api_name="/intervals")
+
+    local = threading.local()
+    memory = []
+    with ThreadPoolExecutor(4) as pool:
+        for part in range(4):
+            list(pool.map(ask, range(50 * part, 50 * part + 50)))
+            memory.append(server.memory())
+    deadline = time.monotonic() + 30  # gradio's empty upload files go after 10 s
+    while _files(server.uploads) != start and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _files(server.uploads) == start
+    # After the first 50 requests (caches warm), neither the server nor the whole grows.
+    (own_50, all_50), (own_200, all_200) = memory[0], memory[-1]
+    assert own_200 - own_50 < 40 << 20, f"server: {own_50 >> 20} -> {own_200 >> 20} MiB"
+    assert all_200 - all_50 < 80 << 20, f"with workers: {all_50 >> 20} -> {all_200 >> 20} MiB"
+
+
+def test_a_json_array_file_is_named_in_one_short_line(spaces, tmp_path):
+    _, client = spaces["fever_score"]
+    predictions, _ = _fever_example()
+    array = tmp_path / "predictions.jsonl"
+    array.write_text(json.dumps(predictions * 20, indent=2), encoding="utf-8")
+    assert array.stat().st_size > 30_000
+    error, *_ = client.predict(
+        "files", "", "", handle_file(str(array)), handle_file(str(FEVER / "actual.jsonl")),
+        5, False, api_name="/compute",
+    )  # fmt: skip
+    assert error["visible"] and "JSON array" in error["value"], error
+    assert "predictions.jsonl" in error["value"] and str(tmp_path) not in error["value"]
+    assert len(error["value"]) <= 1100 and "\n" not in error["value"]
+
+
+def test_messages_are_shown_verbatim_and_cut(spaces):
+    _, client = spaces["fever_score"]
+    predictions, references = _fever_example()
+    page = "Page_with_under_scores_*and*_[brackets](x)_" + "y" * 3000
+    bad = [{**predictions[0], "predicted_evidence": [[page, "zero"]]}]
+    # The page shows the message as plain text, never rendered as Markdown.
+    info = client.view_api(return_format="dict", print_info=False)
+    (endpoint,) = [v for k, v in info["named_endpoints"].items() if k == "/compute"]
+    assert endpoint["returns"][0]["component"] == "Textbox"
+    error, *_ = _fever(client, bad, references[:1]).result(timeout=30)
+    message = error["value"]
+    assert page[:200] in message  # as written: underscores, stars and brackets kept
+    assert message.endswith(" more characters)") and len(message) < 1100
+
+
+def test_the_page_states_its_limits(spaces):
+    server, _ = spaces["fever_score"]
+    import urllib.request
+
+    config = json.loads(urllib.request.urlopen(server.url + "config", timeout=30).read())
+    texts = [c.get("props", {}).get("value") for c in config["components"]]
+    (note,) = [t for t in texts if isinstance(t, str) and t.startswith("Limits of this Space")]
+    for variable in ("TASKEVAL_SPACE_MAX_UPLOAD_MB", "TASKEVAL_SPACE_MAX_INFLATED_MB",
+                     "TASKEVAL_SPACE_MAX_ROWS", "TASKEVAL_MAX_LINE_BYTES",
+                     "TASKEVAL_SPACE_TIMEOUT", "TASKEVAL_SPACE_MEMORY_MB"):  # fmt: skip
+        assert variable in note
+    assert "16 MiB inflated" in note
+
+
+def test_cli_errors_are_cut_the_same_way(tmp_path, capsys):
+    from taskeval.cli import main
+
+    predictions, references = _fever_example()
+    bad = tmp_path / "p.jsonl"
+    row = {**predictions[0], "predicted_evidence": [["Page_" + "x" * 50_000, "zero"]]}
+    bad.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    refs = tmp_path / "r.jsonl"
+    refs.write_text(json.dumps(references[0]) + "\n", encoding="utf-8")
+    code = main(["score", "fever_score", "--predictions", str(bad), "--references", str(refs)])
+    err = capsys.readouterr().err
+    assert code == 1 and err.count("\n") == 1
+    assert "more characters)" in err and len(err) < 2200
+    assert "Page_xxx" in err
+
+
+def test_user_message_is_linear():
+    from taskeval.space_worker import user_message
+
+    for size in (10_000, 400_000):
+        error = ValueError("x/" * size + "taskeval-predictions-abc/p.jsonl: bad")
+        started = time.monotonic()
+        message = user_message(error, ["/no/such/upload"], {"/tmp/taskeval-predictions-abc": "x"})
+        assert time.monotonic() - started < 0.5
+        assert message.endswith(" more characters)")
+
+
+def test_inflated_size_is_counted_without_inflating_it_whole(tmp_path):
+    from taskeval.space_worker import Limits, check_file
+
+    bomb = tmp_path / "g.jsonl.gz"
+    bomb.write_bytes(zlib.compress(b"", 9))  # not gzip: left to the reader
+    limits = Limits()
+    limits.inflated_bytes = 1 << 20
+    check_file(str(bomb), "g.jsonl.gz", True, limits)
+    _bomb(bomb, 64 << 20)
+    with pytest.raises(ValueError, match="more than 1 MiB once decompressed"):
+        check_file(str(bomb), "g.jsonl.gz", True, limits)
+    limits.inflated_bytes, limits.rows = 1 << 30, 100
+    with pytest.raises(ValueError, match="more than 100 lines"):
+        check_file(str(bomb), "g.jsonl.gz", True, limits)
+
+
+def test_a_computation_over_its_time_is_stopped_and_its_worker_replaced():
+    from bench.bench_fever import synthetic
+    from taskeval.space_pool import Pool
+    from taskeval.space_worker import Limits
+
+    limits = Limits()
+    limits.workers, limits.timeout = 1, 120.0
+    pool = Pool("fever_score", limits)
+    try:
+        predictions, references = synthetic(40_000)
+        task = {
+            "metric": "fever_score", "config": None, "options": {}, "source": "json",
+            "names": {}, "folders": {}, "with_interval": False,
+            "predictions": json.dumps(predictions[:10]), "references": json.dumps(references[:10]),
+        }  # fmt: skip
+        assert "error" not in pool.run(task)  # the worker has started
+        (first,) = pool._all
+        limits.timeout = 0.5
+        slow = {
+            **task,
+            "with_interval": True,  # 40,000 claims read, scored, resampled: seconds
+            "predictions": json.dumps(predictions),
+            "references": json.dumps(references),
+        }
+        started = time.monotonic()
+        reply = pool.run(slow)
+        assert time.monotonic() - started < 3
+        assert "took longer than 0.5 s" in reply["error"], reply
+        assert "TASKEVAL_SPACE_TIMEOUT" in reply["error"]
+        assert first.process.wait(timeout=5) is not None  # ended, not left running
+        limits.timeout = 120.0
+        reply = pool.run(task)  # a new worker answers
+        assert "error" not in reply and reply["result"]["strict_score"] >= 0
+        assert first not in pool._all
+    finally:
+        pool.close()
