@@ -69,8 +69,10 @@ class SpaceSpec:
     breakdown: Callable[[Any], pd.DataFrame] = pd.DataFrame
     # The details (and the config name) → a matplotlib figure, shown in a ``gr.Plot``.
     plot: Callable[[Any, str | None], Any] | None = None
-    # The uploaded file names and the config name: raises a ValueError if they disagree.
-    check_uploads: Callable[[list[str], str | None], None] | None = None
+    # The uploaded file names per side ("references", "predictions") and the chosen config
+    # name → the config the names say (None: they say none, the chosen one holds); raises a
+    # ValueError if the names disagree among themselves.
+    check_uploads: Callable[[dict[str, list[str]], str | None], str | None] | None = None
     # Official inputs are folders of files (the uploads are put in one folder per side).
     folders: bool = False
     references_optional: bool = False
@@ -297,8 +299,11 @@ def _read(spec: SpaceSpec, source: str, values: Sequence[Any]) -> tuple[dict, st
     pred_text, ref_text, pred_files, ref_files, *control_values = values
     config, options = spec.read_controls(*control_values)
     if source != "json" and spec.check_uploads is not None:
-        names = [Path(p).name for p in _paths(ref_files) + _paths(pred_files)]
-        spec.check_uploads(names, config)
+        names = {
+            side: [Path(p).name for p in _paths(files)]
+            for side, files in (("references", ref_files), ("predictions", pred_files))
+        }
+        config = spec.check_uploads(names, config) or config
     return _inputs(spec, source, pred_text, ref_text, pred_files, ref_files), config, options
 
 
@@ -364,6 +369,11 @@ def add_intervals(spec: SpaceSpec, source: str, *values: Any) -> Any:
     return pd.DataFrame(with_intervals(rows, bounds), columns=["score", "value", INTERVAL_COLUMN])
 
 
+def _grey(i: int) -> str:
+    """The ``i``-th of five grey shades, as a matplotlib colour (``#707070`` ... ``#d0d0d0``)."""
+    return "#" + f"{0x70 + 0x18 * (i % 5):02x}" * 3
+
+
 def bar_chart(
     frame: pd.DataFrame,
     *,
@@ -386,7 +396,7 @@ def bar_chart(
     # Values outside the given orders (a label the metric tolerates) come last, in grey shades.
     x_order = [*x_order, *sorted(set(frame[x]) - set(x_order))]
     extra = sorted(set(frame[color]) - set(colors))
-    colors = {**colors, **{v: f"#{0x70 + 0x18 * (i % 5):02x}" * 3 for i, v in enumerate(extra)}}
+    colors = {**colors, **{v: _grey(i) for i, v in enumerate(extra)}}
     counts = frame.pivot_table(index=x, columns=color, values=y, aggfunc="sum", fill_value=0)
     counts = counts.reindex(index=x_order, columns=list(colors), fill_value=0)
     figure, ax = plt.subplots(figsize=(10, 4.2))

@@ -347,16 +347,18 @@ def test_ehealthkd_uploads_leave_no_temporary_folder(tmp_path):
     assert sorted(Path(tempfile.gettempdir()).glob("taskeval-*")) == before
 
 
-def test_ehealthkd_scenario_must_match_the_file_names(tmp_path):
+def test_ehealthkd_scenario_comes_from_the_file_names(tmp_path):
     spec = app_module("ehealthkd").SPEC
-    preds, refs = _ehealthkd_uploads(tmp_path)
-    error, _, scores, *_ = compute(spec, "files", "", "", preds, refs, "scenario3")
-    assert error["visible"] is True and scores["visible"] is False
-    assert "files are for scenario 1" in error["value"] and "scenario 3 is chosen" in error["value"]
-    assert "output_a_scenario1.txt" in error["value"]
     preds3, refs3 = _ehealthkd_uploads(tmp_path / "s3", scenario=3)
-    error, *_ = compute(spec, "files", "", "", preds3, refs3, "scenario3")
+    error, _, scores, *_ = compute(spec, "files", "", "", preds3, refs3, "scenario1")
     assert error["visible"] is False
+    inputs = taskeval.read_official(
+        "ehealthkd",
+        references=spec.example_files["references"][0].parent,
+        predictions=spec.example_files["predictions"][0].parent,
+    )
+    expected = taskeval.load("ehealthkd", "scenario3").compute(**inputs)
+    assert shown_scores(scores["value"], None) == scores_table(expected)
 
 
 def _bars(figure) -> dict[str, set[str]]:
