@@ -23,6 +23,7 @@ import os
 import re
 import shutil
 import tempfile
+import textwrap
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -226,26 +227,42 @@ def scores_table(result: dict[str, Any], prefix: str = "") -> list[list[str]]:
 
 
 def group_table(result: dict[str, Any]) -> pd.DataFrame | None:
-    """Nested results (e.g. scores per language) as one row per group, one column per
-    score; None when the result is flat. ``scores_table`` flattens the same values."""
-    rows, columns = [], ["group"]
-    for key, groups in result.items():
-        if not isinstance(groups, dict):
-            continue
-        for name, scores in groups.items():
-            columns += [k for k in scores if k not in columns]
-            rows.append({"group": f"{key} / {name}", **{k: repr(v) for k, v in scores.items()}})
-    return pd.DataFrame(rows, columns=columns) if rows else None
+    """Nested results (e.g. scores per language) as one row per group and score: three
+    columns, which fit a phone's width (twenty score columns would not); None when the result
+    is flat. ``scores_table`` flattens the same values."""
+    rows = [
+        [f"{key} / {name}", score, repr(value)]
+        for key, groups in result.items()
+        if isinstance(groups, dict)
+        for name, scores in groups.items()
+        for score, value in scores.items()
+    ]
+    return pd.DataFrame(rows, columns=["group", "score", "value"]) if rows else None
 
 
 INTERVAL_LABEL = f"bootstrap 95% interval ({DEFAULT_RESAMPLES:,} resamples)"
 INTERVAL_COLUMN = "95% interval"
-# Breakdown columns share the page's width: long texts wrap instead of pushing columns out.
+# The page at any width (a phone's 400 px too): the score tables wrap inside the page instead
+# of scrolling sideways, file names show whole, the plot is not stretched beyond the size its
+# fonts are made for, and breakdown texts wrap between words, never inside one (a table wider
+# than the screen scrolls in its own box).
 CSS = """
-#breakdown th, #breakdown td { min-width: 4em; max-width: 26em; }
-#breakdown th *, #breakdown td * { white-space: normal !important; }
-#breakdown th * { overflow-wrap: normal; word-break: normal; }
-#breakdown td * { overflow-wrap: anywhere; }
+#scores .cell-wrap, #scores .cell-wrap *, #groups .cell-wrap, #groups .cell-wrap * {
+  white-space: normal !important; overflow-wrap: anywhere;
+}
+#references-files .filename, #predictions-files .filename {
+  white-space: normal !important; overflow-wrap: anywhere; max-width: none !important;
+}
+#references-files .filename *, #predictions-files .filename * {
+  white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
+  display: inline !important; max-width: none !important;
+}
+#plot img { width: 100% !important; height: auto !important; max-width: 820px; margin: 0 auto; }
+#breakdown th, #breakdown td, #breakdown .body-cell { min-width: 4em; }
+#breakdown .cell-wrap, #breakdown .cell-wrap * {
+  white-space: normal !important; overflow-wrap: normal !important; word-break: normal !important;
+  hyphens: none;
+}
 """
 PLACEHOLDER = (
     "Press **Compute**: the scores, the per-item breakdown and the plot of the inputs above "
@@ -341,9 +358,33 @@ def compute(
         gr.update(visible=False),
         gr.update(value=pd.DataFrame(rows, columns=columns), visible=True),
         gr.update(value=groups, visible=groups is not None),
-        gr.update(value=_readable(spec.breakdown(details)), visible=True),
+        _breakdown_update(_readable(spec.breakdown(details))),
         *[gr.update(value=figure, visible=True) for figure in plot],
     )
+
+
+# Breakdown columns: as wide as their longest word (a word never wraps inside itself), and as
+# their text up to this many characters (longer texts wrap over several lines).
+_WRAP_AT = 28
+_CHAR_PX, _CELL_PX = 8.5, 30
+
+
+def column_widths(frame: pd.DataFrame) -> list[str]:
+    """The width of each breakdown column, in pixels: its longest word and its header's fit,
+    texts wrap from ``_WRAP_AT`` characters on. The table may be wider than a phone's screen:
+    it then scrolls in its own box, and no word is cut."""
+    widths = []
+    for column in frame.columns:
+        texts = [str(column), *map(str, frame[column].tolist())]
+        longest_word = max((len(w) for t in texts for w in t.split()), default=1)
+        longest_text = max(len(t) for t in texts)
+        characters = max(longest_word, min(longest_text, _WRAP_AT))
+        widths.append(f"{round(characters * _CHAR_PX + _CELL_PX)}px")
+    return widths
+
+
+def _breakdown_update(frame: pd.DataFrame) -> Any:
+    return gr.update(value=frame, visible=True, column_widths=column_widths(frame))
 
 
 def _readable(frame: pd.DataFrame) -> pd.DataFrame:
@@ -367,6 +408,12 @@ def add_intervals(spec: SpaceSpec, source: str, *values: Any) -> Any:
         return gr.update()
     rows = [[str(k), str(v)] for k, v in table[["score", "value"]].values.tolist()]
     return pd.DataFrame(with_intervals(rows, bounds), columns=["score", "value", INTERVAL_COLUMN])
+
+
+# Figures are drawn FIGURE_WIDTH inches wide with no text under FONT_SIZE points: shown 360 px
+# wide on a phone, their smallest text is still 336 / (72 * 6) * 12 = 9.3 px high.
+FIGURE_WIDTH = 6.0
+FONT_SIZE = 12
 
 
 def _grey(i: int) -> str:
@@ -399,7 +446,7 @@ def bar_chart(
     colors = {**colors, **{v: _grey(i) for i, v in enumerate(extra)}}
     counts = frame.pivot_table(index=x, columns=color, values=y, aggfunc="sum", fill_value=0)
     counts = counts.reindex(index=x_order, columns=list(colors), fill_value=0)
-    figure, ax = plt.subplots(figsize=(10, 4.2))
+    figure, ax = plt.subplots(figsize=(FIGURE_WIDTH, 4.8))
     bottom = [0] * len(x_order)
     for name, colour in colors.items():
         heights = counts[name].tolist()
@@ -414,19 +461,31 @@ def bar_chart(
                 (position, total),
                 ha="center",
                 va="bottom",
-                fontsize=9,
+                fontsize=FONT_SIZE,
                 xytext=(0, 2),
                 textcoords="offset points",
             )
     ax.set_ylim(0, max(1, top) * 1.18)  # room for the totals: no bar touches the frame
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_ylabel(y)
-    ax.set_xlabel(x)
-    ax.set_title(title, fontsize=11)
+    # Long tick labels ("rationale not in first k") on several lines, not over each other.
+    ax.set_xticks(range(len(x_order)), [textwrap.fill(str(v), 12) for v in x_order])
+    ax.tick_params(labelsize=FONT_SIZE)
+    ax.set_ylabel(y, fontsize=FONT_SIZE)
+    ax.set_xlabel(x, fontsize=FONT_SIZE)
+    ax.set_title(textwrap.fill(title, 52), fontsize=FONT_SIZE + 1)
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
     if ax.get_legend_handles_labels()[0]:
-        ax.legend(title=color, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+        # Below the bars: at the right it would take a third of a phone's width.
+        ax.legend(
+            title=color,
+            loc="upper center",
+            bbox_to_anchor=(0.5, -0.3),
+            ncol=3,
+            frameon=False,
+            fontsize=FONT_SIZE,
+            title_fontsize=FONT_SIZE,
+        )
     figure.tight_layout()
     plt.close(figure)
     return figure
@@ -454,12 +513,14 @@ def build(spec: SpaceSpec) -> gr.Blocks:
                         file_count=count,
                         value=_file_value(spec.example_files["references"], spec.folders),
                         elem_id="references-files",
+                        min_width=300,  # side by side on a desktop, one above the other on a phone
                     )
                     pred_files = gr.File(
                         label="predictions",
                         file_count=count,
                         value=_file_value(spec.example_files["predictions"], spec.folders),
                         elem_id="predictions-files",
+                        min_width=300,  # side by side on a desktop, one above the other on a phone
                     )
             with gr.Tab("JSON rows", id="json") as json_tab:
                 with gr.Row():
@@ -487,12 +548,17 @@ def build(spec: SpaceSpec) -> gr.Blocks:
             headers=["score", "value"],
             label="scores",
             interactive=False,
+            wrap=True,
+            # Shares of the table's width: every column stays on the screen.
+            column_widths=["44%", "31%", "25%"],
             visible=False,
             elem_id="scores",
         )
         groups = gr.Dataframe(
             label="scores per group",
             interactive=False,
+            wrap=True,
+            column_widths=["34%", "38%", "28%"],
             visible=False,
             max_height=1000,
             elem_id="groups",

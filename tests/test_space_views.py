@@ -28,7 +28,10 @@ from taskeval.space import bar_chart, compute, scores_table
 def drawn_bars(figure) -> dict[tuple[str, str], int]:
     """The bars of a stacked bar chart: (x tick label, legend label) → height, as drawn."""
     (ax,) = figure.axes
-    ticks = {round(t.get_position()[0]): t.get_text() for t in ax.get_xticklabels()}
+    # Long tick labels are drawn on several lines.
+    ticks = {
+        round(t.get_position()[0]): t.get_text().replace("\n", " ") for t in ax.get_xticklabels()
+    }
     bars = {}
     for container in ax.containers:
         for patch in container.patches:

@@ -5,7 +5,7 @@ from pathlib import Path
 import gradio as gr
 import pandas as pd
 
-from taskeval.space import launch, metric_module, space_spec
+from taskeval.space import FIGURE_WIDTH, FONT_SIZE, launch, metric_module, space_spec
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
 best_threshold = metric_module("tydiqa", "scoring").best_threshold
@@ -80,7 +80,8 @@ def pr_curves(details: list[dict], config: str | None = None):
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
 
-    figure, axes = plt.subplots(1, 2, figsize=(12, 5.6), sharey=True)
+    # One panel above the other, FIGURE_WIDTH wide: legible on a phone (see taskeval.space).
+    figure, axes = plt.subplots(2, 1, figsize=(FIGURE_WIDTH, 10.5))
     languages = sorted({d["language"] for d in details})
     colors = plt.colormaps["tab20"].resampled(max(len(languages), 1))
     for ax, task in zip(axes, ("passage", "minimal")):
@@ -92,24 +93,28 @@ def pr_curves(details: list[dict], config: str | None = None):
             (f1, best_precision, best_recall, _), _ = best_threshold(stats)
             if f1:
                 ax.plot(best_recall, best_precision, "o", color=colors(i), ms=7, mec="black")
-        ax.set_title(f"{task} answer", fontsize=11)
-        ax.set_xlabel("recall")
+        ax.set_title(f"{task} answer", fontsize=FONT_SIZE + 1)
+        ax.set_xlabel("recall", fontsize=FONT_SIZE)
+        ax.set_ylabel("precision", fontsize=FONT_SIZE)
+        ax.tick_params(labelsize=FONT_SIZE)
         ax.set_xlim(0, 1.02)
         ax.set_ylim(0, 1.02)
         ax.grid(alpha=0.3)
-    axes[0].set_ylabel("precision")
-    figure.suptitle("Precision vs recall by score threshold, per language (dot: best F1)")
+    figure.suptitle(
+        "Precision vs recall by score threshold,\nper language (dot: best F1)",
+        fontsize=FONT_SIZE + 1,
+    )
     # One legend for both panels, below them: inside a panel it would cover the curves.
     handles, labels = axes[0].get_legend_handles_labels()
     figure.legend(
         handles,
         labels,
         loc="lower center",
-        ncol=min(len(labels), 11) or 1,
-        fontsize=9,
+        ncol=min(len(labels), 4) or 1,
+        fontsize=FONT_SIZE,
         frameon=False,
     )
-    figure.tight_layout(rect=(0, 0.08, 1, 1))
+    figure.tight_layout(rect=(0, 0.09, 1, 1))
     plt.close(figure)
     return figure
 
