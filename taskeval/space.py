@@ -551,6 +551,7 @@ def build(spec: SpaceSpec) -> gr.Blocks:
             wrap=True,
             # Shares of the table's width: every column stays on the screen.
             column_widths=["44%", "31%", "25%"],
+            max_height=2000,  # every score in sight, no scrolling inside the table
             visible=False,
             elem_id="scores",
         )

@@ -58,21 +58,23 @@ BROKEN_WORDS = """(root) => {
 
 def smallest_text_points(name: str) -> tuple[float, float]:
     """The figure the Space draws for its example: its smallest font size (points) and its
-    width (inches)."""
+    width (inches); and the names of the scores shown."""
     spec = app_module(name).SPEC
-    *_, plot = compute(spec, "files", "", "", *_example_uploads(spec), *default_controls(spec))
+    _, _, scores, *_, plot = compute(
+        spec, "files", "", "", *_example_uploads(spec), *default_controls(spec)
+    )
     figure = plot["value"]
     sizes = [
         t.get_fontsize() for t in figure.findobj(Text) if t.get_visible() and t.get_text().strip()
     ]
-    return min(sizes), figure.get_figwidth()
+    return min(sizes), figure.get_figwidth(), scores["value"]["score"].tolist()
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", SPACES)
 def test_space_on_a_400px_screen(name, browser):  # noqa: F811
     spec = app_module(name).SPEC
-    points, inches = smallest_text_points(name)
+    points, inches, flat_scores = smallest_text_points(name)
     proc, url = _serve(name)
     try:
         page = browser.new_page(viewport={"width": WIDTH, "height": 900})
@@ -97,6 +99,16 @@ def test_space_on_a_400px_screen(name, browser):  # noqa: F811
             for cell in cells:
                 assert 0 <= cell["left"] and cell["right"] <= WIDTH, (table, cell)
                 assert not cell["cut"], (table, cell)
+        # ... every score's row, top to bottom, inside the table's box (no scrolling in it).
+        table = page.locator("#scores").bounding_box()
+        rows = page.locator("#scores [role=gridcell][data-col='0']")
+        assert rows.count() == len(flat_scores)
+        assert [r.text_content().strip() for r in rows.all()] == flat_scores
+        for row in rows.all():
+            box = row.bounding_box()
+            assert (
+                table["y"] <= box["y"] and box["y"] + box["height"] <= table["y"] + table["height"]
+            ), row.text_content()
         intervals = page.evaluate(BOXES, "#scores [role=gridcell][data-col='2']")
         # (counts, such as eHealth-KD's correct_A, have none)
         assert any(c["text"].startswith("[") for c in intervals)
