@@ -365,7 +365,7 @@ def compute(
 
 # Breakdown columns: as wide as their longest word (a word never wraps inside itself), and as
 # their text up to this many characters (longer texts wrap over several lines).
-_WRAP_AT = 28
+_WRAP_AT = 20
 _CHAR_PX, _CELL_PX = 8.5, 30
 
 
@@ -377,7 +377,7 @@ def column_widths(frame: pd.DataFrame) -> list[str]:
     for column in frame.columns:
         texts = [str(column), *map(str, frame[column].tolist())]
         longest_word = max((len(w) for t in texts for w in t.split()), default=1)
-        longest_text = max(len(t) for t in texts)
+        longest_text = max((len(t) for t in texts[1:]), default=0)  # headers wrap early
         characters = max(longest_word, min(longest_text, _WRAP_AT))
         widths.append(f"{round(characters * _CHAR_PX + _CELL_PX)}px")
     return widths
