@@ -468,7 +468,15 @@ def bar_chart(
     ax.set_ylim(0, max(1, top) * 1.18)  # room for the totals: no bar touches the frame
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     # Long tick labels ("rationale not in first k") on several lines, not over each other.
-    ax.set_xticks(range(len(x_order)), [textwrap.fill(str(v), 12) for v in x_order])
+    labels = [textwrap.fill(str(v), 8, break_long_words=False) for v in x_order]
+    ax.set_xticks(range(len(x_order)), labels)
+    legend_at = -0.3
+    if len(labels) > 5:  # too many side by side: every other one below the others
+        lines = max(label.count("\n") + 1 for label in labels)
+        for tick in ax.xaxis.get_major_ticks()[1::2]:
+            tick.set_pad(tick.get_pad() + lines * FONT_SIZE * 1.25)
+        legend_at -= 0.1 * lines
+        figure.set_figheight(figure.get_figheight() + 0.4 * lines)
     ax.tick_params(labelsize=FONT_SIZE)
     ax.set_ylabel(y, fontsize=FONT_SIZE)
     ax.set_xlabel(x, fontsize=FONT_SIZE)
@@ -480,7 +488,7 @@ def bar_chart(
         ax.legend(
             title=color,
             loc="upper center",
-            bbox_to_anchor=(0.5, -0.3),
+            bbox_to_anchor=(0.5, legend_at),
             ncol=3,
             frameon=False,
             fontsize=FONT_SIZE,

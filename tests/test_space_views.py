@@ -30,7 +30,7 @@ def drawn_bars(figure) -> dict[tuple[str, str], int]:
     (ax,) = figure.axes
     # Long tick labels are drawn on several lines.
     ticks = {
-        round(t.get_position()[0]): t.get_text().replace("\n", " ") for t in ax.get_xticklabels()
+        round(t.get_position()[0]): " ".join(t.get_text().split()) for t in ax.get_xticklabels()
     }
     bars = {}
     for container in ax.containers:
@@ -405,3 +405,23 @@ def test_two_uploads_of_one_name_on_one_side_are_refused(tmp_path):
     error, _, scores, *_ = compute(spec, "files", "", "", [*preds, again], refs, "scenario1")
     assert scores["visible"] is False
     assert error["value"] == "**Error:** predictions: two uploaded files have the same name"
+
+
+@pytest.mark.parametrize(
+    "name", ["ehealthkd", "fever_score", "scifact_abstract", "scifact_sentence"]
+)
+def test_bar_labels_do_not_overlap(name):
+    """Planted: tick labels on one line ("wrong label" over "incomplete rationale"), and
+    SciFact's six labels all on the same lines."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    spec = app_module(name).SPEC
+    config = "scenario1" if name == "ehealthkd" else None
+    details = taskeval.load(name, config).compute(**example_inputs(name), details=True)["details"]
+    figure = spec.plot(details, config)
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    boxes = [t.get_window_extent(renderer) for t in figure.axes[0].get_xticklabels()]
+    assert len(boxes) >= 3
+    for i, one in enumerate(boxes):
+        for other in boxes[i + 1 :]:
+            assert not one.overlaps(other), (one, other)
