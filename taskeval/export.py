@@ -130,6 +130,29 @@ def _bundled(source: str) -> str:
     return re.sub(r"\bfrom taskeval\.", f"from {PACKAGE}.", source)
 
 
+def _remove(path: Path) -> None:
+    """Remove ``path``: a link itself (never what it points to), a folder with its contents."""
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    elif path.is_dir():
+        shutil.rmtree(path)  # does not follow the links inside the folder
+
+
+def _fresh(target: Path, path: Path) -> Path:
+    """``path`` (inside ``target``) ready to be written as a new file: a link on the way, to a
+    folder or a file, is replaced by a real folder; an existing file is removed first, so that
+    writing never reaches outside ``target`` (through a symbolic link or a hard link)."""
+    current = target
+    for part in path.relative_to(target).parts[:-1]:
+        current = current / part
+        if current.is_symlink() or (current.exists() and not current.is_dir()):
+            current.unlink()
+        current.mkdir(exist_ok=True)
+    if path.is_symlink() or path.exists():
+        _remove(path)
+    return path
+
+
 def export(name: str, target: str | PathLike, *, overwrite: bool = False) -> list[Path]:
     """Write the Hub Space repository of metric ``name`` into the folder ``target``.
 
@@ -149,13 +172,11 @@ def export(name: str, target: str | PathLike, *, overwrite: bool = False) -> lis
     written = []
 
     def write(path: Path, text: str) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        _fresh(target, path).write_text(text, encoding="utf-8")
         written.append(path)
 
     def copy(source: Path, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, path)  # follows links: the Hub gets plain files
+        shutil.copyfile(source, _fresh(target, path))  # follows links: the Hub gets plain files
         written.append(path)
 
     # The metric, as evaluate.load takes it, and its card as the Space's README. Its contract
@@ -174,8 +195,7 @@ def export(name: str, target: str | PathLike, *, overwrite: bool = False) -> lis
     needed = set(_modules(needed | _taskeval_imports(app)))
     write(target / "app.py", _bundled(app))
     package = target / PACKAGE
-    if package.exists():
-        shutil.rmtree(package)
+    _remove(package)
     write(
         package / "__init__.py",
         f'"""The Space code of taskeval, bundled for the {name} Space."""\n',
@@ -188,8 +208,7 @@ def export(name: str, target: str | PathLike, *, overwrite: bool = False) -> lis
 
     examples = space / "examples"
     if examples.is_dir():
-        if (target / "examples").exists():
-            shutil.rmtree(target / "examples")
+        _remove(target / "examples")
         for source in sorted(examples.rglob("*")):
             if source.is_file():
                 copy(source, target / "examples" / source.relative_to(examples))

@@ -26,6 +26,7 @@ import os
 import pickle
 import shutil
 import tempfile
+import textwrap
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -77,8 +78,10 @@ class SpaceSpec:
     breakdown: Callable[[Any], pd.DataFrame] = pd.DataFrame
     # The details (and the config name) → a matplotlib figure, shown in a ``gr.Plot``.
     plot: Callable[[Any, str | None], Any] | None = None
-    # The uploaded file names and the config name: raises a ValueError if they disagree.
-    check_uploads: Callable[[list[str], str | None], None] | None = None
+    # The uploaded file names per side ("references", "predictions") and the chosen config
+    # name → the config the names say (None: they say none, the chosen one holds); raises a
+    # ValueError if the names disagree among themselves.
+    check_uploads: Callable[[dict[str, list[str]], str | None], str | None] | None = None
     # Official inputs are folders of files (the uploads are put in one folder per side).
     folders: bool = False
     references_optional: bool = False
@@ -334,26 +337,42 @@ def scores_table(result: dict[str, Any], prefix: str = "") -> list[list[str]]:
 
 
 def group_table(result: dict[str, Any]) -> pd.DataFrame | None:
-    """Nested results (e.g. scores per language) as one row per group, one column per
-    score; None when the result is flat. ``scores_table`` flattens the same values."""
-    rows, columns = [], ["group"]
-    for key, groups in result.items():
-        if not isinstance(groups, dict):
-            continue
-        for name, scores in groups.items():
-            columns += [k for k in scores if k not in columns]
-            rows.append({"group": f"{key} / {name}", **{k: repr(v) for k, v in scores.items()}})
-    return pd.DataFrame(rows, columns=columns) if rows else None
+    """Nested results (e.g. scores per language) as one row per group and score: three
+    columns, which fit a phone's width (twenty score columns would not); None when the result
+    is flat. ``scores_table`` flattens the same values."""
+    rows = [
+        [f"{key} / {name}", score, repr(value)]
+        for key, groups in result.items()
+        if isinstance(groups, dict)
+        for name, scores in groups.items()
+        for score, value in scores.items()
+    ]
+    return pd.DataFrame(rows, columns=["group", "score", "value"]) if rows else None
 
 
 INTERVAL_LABEL = f"bootstrap 95% interval ({DEFAULT_RESAMPLES:,} resamples)"
 INTERVAL_COLUMN = "95% interval"
-# Breakdown columns share the page's width: long texts wrap instead of pushing columns out.
+# The page at any width (a phone's 400 px too): the score tables wrap inside the page instead
+# of scrolling sideways, file names show whole, the plot is not stretched beyond the size its
+# fonts are made for, and breakdown texts wrap between words, never inside one (a table wider
+# than the screen scrolls in its own box).
 CSS = """
-#breakdown th, #breakdown td { min-width: 4em; max-width: 26em; }
-#breakdown th *, #breakdown td * { white-space: normal !important; }
-#breakdown th * { overflow-wrap: normal; word-break: normal; }
-#breakdown td * { overflow-wrap: anywhere; }
+#scores .cell-wrap, #scores .cell-wrap *, #groups .cell-wrap, #groups .cell-wrap * {
+  white-space: normal !important; overflow-wrap: anywhere;
+}
+#references-files .filename, #predictions-files .filename {
+  white-space: normal !important; overflow-wrap: anywhere; max-width: none !important;
+}
+#references-files .filename *, #predictions-files .filename * {
+  white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
+  display: inline !important; max-width: none !important;
+}
+#plot img { width: 100% !important; height: auto !important; max-width: 820px; margin: 0 auto; }
+#breakdown th, #breakdown td, #breakdown .body-cell { min-width: 4em; }
+#breakdown .cell-wrap, #breakdown .cell-wrap * {
+  white-space: normal !important; overflow-wrap: normal !important; word-break: normal !important;
+  hyphens: none;
+}
 """
 PLACEHOLDER = (
     "Press **Compute**: the scores, the per-item breakdown and the plot of the inputs above "
@@ -378,8 +397,8 @@ def _metric(name: str, config: str | None) -> Any:
 def _task(spec: SpaceSpec, source: str, values: Sequence[Any], with_interval: bool) -> Any:
     """The request's computation as a task for a worker (``space_worker.run``); a context, as
     folder uploads are linked into a temporary folder for as long as the task runs."""
-    pred_text, ref_text, pred_files, ref_files, *control_values = values
-    config, options = spec.read_controls(*control_values)
+    pred_text, ref_text, pred_files, ref_files, *_ = values
+    config, options = _settings(spec, source, values)
     task = {
         "metric": spec.metric,
         "config": config,
@@ -391,10 +410,21 @@ def _task(spec: SpaceSpec, source: str, values: Sequence[Any], with_interval: bo
     }
     if source == "json":
         return contextlib.nullcontext({**task, "predictions": pred_text, "references": ref_text})
-    if spec.check_uploads is not None:
-        names = [Path(p).name for p in _paths(ref_files) + _paths(pred_files)]
-        spec.check_uploads(names, config)
     return _staged_task(spec, task, pred_files, ref_files)
+
+
+def _settings(spec: SpaceSpec, source: str, values: Sequence[Any]) -> tuple[str | None, dict]:
+    """The config and options of a request: the controls', the config named by the uploaded
+    files' names where the Space reads it from them (``check_uploads``)."""
+    _, _, pred_files, ref_files, *control_values = values
+    config, options = spec.read_controls(*control_values)
+    if source != "json" and spec.check_uploads is not None:
+        names = {
+            side: [Path(p).name for p in _paths(files)]
+            for side, files in (("references", ref_files), ("predictions", pred_files))
+        }
+        config = spec.check_uploads(names, config) or config
+    return config, options
 
 
 @contextlib.contextmanager
@@ -455,7 +485,7 @@ def compute(
         if "error" in reply:
             return _error(reply["error"], bool(spec.plot))
         result, bounds = reply["result"], reply["bounds"]
-        config = spec.read_controls(*values[4:])[0]
+        config = _settings(spec, source, values)[0]
         details = result.pop("details")
         plot = [_plot(spec, details, config)] if spec.plot else []
     except Exception as e:  # shown in the page; a ValueError is the Space explaining bad input
@@ -470,7 +500,7 @@ def compute(
         gr.update(visible=False),
         gr.update(value=pd.DataFrame(rows, columns=columns), visible=True),
         gr.update(value=groups, visible=groups is not None),
-        gr.update(value=_readable(spec.breakdown(details)), visible=True),
+        _breakdown_update(_readable(spec.breakdown(details))),
         *[gr.update(value=figure, visible=True) for figure in plot],
     )
 
@@ -529,6 +559,30 @@ def _keeps_its_picture(figure: Any) -> Any:
     return figure
 
 
+# Breakdown columns: as wide as their longest word (a word never wraps inside itself), and as
+# their text up to this many characters (longer texts wrap over several lines).
+_WRAP_AT = 20
+_CHAR_PX, _CELL_PX = 8.5, 30
+
+
+def column_widths(frame: pd.DataFrame) -> list[str]:
+    """The width of each breakdown column, in pixels: its longest word and its header's fit,
+    texts wrap from ``_WRAP_AT`` characters on. The table may be wider than a phone's screen:
+    it then scrolls in its own box, and no word is cut."""
+    widths = []
+    for column in frame.columns:
+        texts = [str(column), *map(str, frame[column].tolist())]
+        longest_word = max((len(w) for t in texts for w in t.split()), default=1)
+        longest_text = max((len(t) for t in texts[1:]), default=0)  # headers wrap early
+        characters = max(longest_word, min(longest_text, _WRAP_AT))
+        widths.append(f"{round(characters * _CHAR_PX + _CELL_PX)}px")
+    return widths
+
+
+def _breakdown_update(frame: pd.DataFrame) -> Any:
+    return gr.update(value=frame, visible=True, column_widths=column_widths(frame))
+
+
 def _readable(frame: pd.DataFrame) -> pd.DataFrame:
     # Headers wrap between words: "label correct", not "label_correc" + "t".
     return frame.rename(columns=lambda c: str(c).replace("_", " "))
@@ -556,6 +610,17 @@ def add_intervals(spec: SpaceSpec, source: str, *values: Any) -> Any:
     )
 
 
+# Figures are drawn FIGURE_WIDTH inches wide with no text under FONT_SIZE points: shown 360 px
+# wide on a phone, their smallest text is still 336 / (72 * 6) * 12 = 9.3 px high.
+FIGURE_WIDTH = 6.0
+FONT_SIZE = 12
+
+
+def _grey(i: int) -> str:
+    """The ``i``-th of five grey shades, as a matplotlib colour (``#707070`` ... ``#d0d0d0``)."""
+    return "#" + f"{0x70 + 0x18 * (i % 5):02x}" * 3
+
+
 def bar_chart(
     frame: pd.DataFrame,
     *,
@@ -578,10 +643,10 @@ def bar_chart(
     # Values outside the given orders (a label the metric tolerates) come last, in grey shades.
     x_order = [*x_order, *sorted(set(frame[x]) - set(x_order))]
     extra = sorted(set(frame[color]) - set(colors))
-    colors = {**colors, **{v: f"#{0x70 + 0x18 * (i % 5):02x}" * 3 for i, v in enumerate(extra)}}
+    colors = {**colors, **{v: _grey(i) for i, v in enumerate(extra)}}
     counts = frame.pivot_table(index=x, columns=color, values=y, aggfunc="sum", fill_value=0)
     counts = counts.reindex(index=x_order, columns=list(colors), fill_value=0)
-    figure, ax = plt.subplots(figsize=(10, 4.2))
+    figure, ax = plt.subplots(figsize=(FIGURE_WIDTH, 4.8))
     bottom = [0] * len(x_order)
     for name, colour in colors.items():
         heights = counts[name].tolist()
@@ -596,19 +661,39 @@ def bar_chart(
                 (position, total),
                 ha="center",
                 va="bottom",
-                fontsize=9,
+                fontsize=FONT_SIZE,
                 xytext=(0, 2),
                 textcoords="offset points",
             )
     ax.set_ylim(0, max(1, top) * 1.18)  # room for the totals: no bar touches the frame
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_ylabel(y)
-    ax.set_xlabel(x)
-    ax.set_title(title, fontsize=11)
+    # Long tick labels ("rationale not in first k") on several lines, not over each other.
+    labels = [textwrap.fill(str(v), 8, break_long_words=False) for v in x_order]
+    ax.set_xticks(range(len(x_order)), labels)
+    legend_at = -0.3
+    if len(labels) > 5:  # too many side by side: every other one below the others
+        lines = max(label.count("\n") + 1 for label in labels)
+        for tick in ax.xaxis.get_major_ticks()[1::2]:
+            tick.set_pad(tick.get_pad() + lines * FONT_SIZE * 1.25)
+        legend_at -= 0.1 * lines
+        figure.set_figheight(figure.get_figheight() + 0.4 * lines)
+    ax.tick_params(labelsize=FONT_SIZE)
+    ax.set_ylabel(y, fontsize=FONT_SIZE)
+    ax.set_xlabel(x, fontsize=FONT_SIZE)
+    ax.set_title(textwrap.fill(title, 52), fontsize=FONT_SIZE + 1)
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
     if ax.get_legend_handles_labels()[0]:
-        ax.legend(title=color, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+        # Below the bars: at the right it would take a third of a phone's width.
+        ax.legend(
+            title=color,
+            loc="upper center",
+            bbox_to_anchor=(0.5, legend_at),
+            ncol=3,
+            frameon=False,
+            fontsize=FONT_SIZE,
+            title_fontsize=FONT_SIZE,
+        )
     figure.tight_layout()
     plt.close(figure)
     return figure
@@ -636,12 +721,14 @@ def build(spec: SpaceSpec) -> gr.Blocks:
                         file_count=count,
                         value=_file_value(spec.example_files["references"], spec.folders),
                         elem_id="references-files",
+                        min_width=300,  # side by side on a desktop, one above the other on a phone
                     )
                     pred_files = gr.File(
                         label="predictions",
                         file_count=count,
                         value=_file_value(spec.example_files["predictions"], spec.folders),
                         elem_id="predictions-files",
+                        min_width=300,  # side by side on a desktop, one above the other on a phone
                     )
             with gr.Tab("JSON rows", id="json") as json_tab:
                 with gr.Row():
@@ -672,12 +759,18 @@ def build(spec: SpaceSpec) -> gr.Blocks:
             headers=["score", "value"],
             label="scores",
             interactive=False,
+            wrap=True,
+            # Shares of the table's width: every column stays on the screen.
+            column_widths=["44%", "31%", "25%"],
+            max_height=2000,  # every score in sight, no scrolling inside the table
             visible=False,
             elem_id="scores",
         )
         groups = gr.Dataframe(
             label="scores per group",
             interactive=False,
+            wrap=True,
+            column_widths=["34%", "38%", "28%"],
             visible=False,
             max_height=1000,
             elem_id="groups",

@@ -317,7 +317,7 @@ def _choose(page, scenario: int) -> None:
 @pytest.mark.slow
 def test_exported_space_in_chromium(exports, hub_python, hub_env, tmp_path):
     """The exported eHealth-KD Space, served as on the Hub, in a real browser: the note before
-    the first Compute, a scenario that contradicts the file names, switching scenarios, and an
+    the first Compute, the scenario the file names say, switching scenarios, and an
     error in an uploaded file named as the user named it."""
     sync_api = pytest.importorskip("playwright.sync_api")
     executable = _chromium()
@@ -335,12 +335,15 @@ def test_exported_space_in_chromium(exports, hub_python, hub_env, tmp_path):
             for empty in ("#scores", "#breakdown", "#plot"):
                 assert not page.locator(empty).is_visible()
 
-            # The example files are scenario 1's: scenario 3 is refused, by name.
+            # The example files are scenario 1's, as their names say: with scenario 3 chosen
+            # they are still scored as scenario 1 (the menu is for files named otherwise).
             _choose(page, 3)
             page.locator("#compute").click()
+            page.locator("#scores").get_by_text("correct_A", exact=True).last.wait_for(
+                timeout=60_000
+            )
             error = page.locator("#error")
-            error.get_by_text("scenario 3 is chosen").wait_for(timeout=60_000)
-            assert "files are for scenario 1" in error.inner_text()
+            assert not error.is_visible()
 
             # JSON rows, scenario 2 then 3: each plot is drawn, the second one anew.
             page.get_by_role("tab", name="JSON rows").click()

@@ -169,7 +169,8 @@ CONTRACT = MetricContract(
             "**references**: the gold `input_scenarioN.txt`, `output_a_scenarioN.txt` and "
             "`output_b_scenarioN.txt`. **predictions**: `output_scenarioN.txt` (or, as "
             "officially, `input_scenarioN.txt`), `output_a_scenarioN.txt` and "
-            "`output_b_scenarioN.txt`. Then pick that scenario below. Pre-filled: a synthetic "
+            "`output_b_scenarioN.txt`. The scenario is the one the file names say (the menu below is for "
+            "files named otherwise). Pre-filled: a synthetic "
             "scenario-1 case (44 sentences, 23 annotated) of the project's parity corpus."
         ),
     ),

@@ -85,7 +85,7 @@ def controls() -> list:
         gr.Dropdown(
             SCENARIOS,
             value="scenario1",
-            label="scenario (the one the uploaded files name)",
+            label="scenario (for JSON rows, and files whose names do not say it)",
             elem_id="scenario",
         )
     ]
@@ -97,16 +97,25 @@ def read_controls(scenario: str) -> tuple[str, dict]:
     return scenario, {}
 
 
-def check_uploads(names: list[str], scenario: str | None) -> None:
-    """The uploaded files must be the chosen scenario's: their names say which one they are."""
-    named = {m.group(1) for n in names if (m := re.search(r"_scenario(\d+)\.txt$", n))}
-    if not named or named == {scenario.removeprefix("scenario")}:
-        return
-    files = ", ".join(sorted(n for n in names if re.search(r"_scenario\d+\.txt$", n)))
-    found = " and ".join(f"scenario {n}" for n in sorted(named))
+# The official names end in the scenario's number: output_a_scenario2.txt.
+_NAMED = re.compile(r"_scenario(\d+)\.txt$")
+
+
+def check_uploads(names: dict[str, list[str]], scenario: str | None) -> str | None:
+    """The scenario the uploaded files' names say, on both sides (None when no name says one:
+    the menu's choice holds). Files of different scenarios are refused, each named once."""
+    said = {n: m.group(1) for side in names.values() for n in side if (m := _NAMED.search(n))}
+    numbers = sorted(set(said.values()), key=int)
+    if len(numbers) <= 1:
+        return f"scenario{numbers[0]}" if numbers else None
+    listing = "; ".join(
+        f"{side}: {', '.join(sorted({n for n in files if n in said}))}"
+        for side, files in names.items()
+        if any(n in said for n in files)
+    )
+    found = " and ".join(f"scenario {n}" for n in numbers)
     raise ValueError(
-        f"the uploaded files are for {found} ({files}), but {scenario.replace('scenario', 'scenario ')}"
-        f" is chosen: pick the scenario of the files, or upload that scenario's files"
+        f"the uploaded files are for {found} ({listing}): upload the files of one scenario"
     )
 
 

@@ -5,9 +5,10 @@ from pathlib import Path
 import gradio as gr
 import pandas as pd
 
-from taskeval.space import launch, metric_module, space_spec
+from taskeval.space import FIGURE_WIDTH, FONT_SIZE, launch, metric_module, space_spec
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
+best_threshold = metric_module("tydiqa", "scoring").best_threshold
 
 
 def controls() -> list:
@@ -41,25 +42,35 @@ def breakdown(details: list[dict]) -> pd.DataFrame:
     return frame
 
 
-def _curve(points: list[tuple[bool, bool, float, float]]) -> tuple[list, list, int | None]:
+def _stats(details: list[dict], task: str) -> list[tuple[bool, bool, float, float]]:
+    """The official sweep's ``(gold has, predicted has, credit, score)`` of each example. A
+    missing prediction counts, officially, as predicting the opposite of the gold, score 0."""
+    stats = []
+    for d in details:
+        gold = d[f"{task}_gold"]
+        if not d["predicted"]:
+            stats.append((gold, not gold, 0.0, 0.0))
+            continue
+        credit = float(d["passage_correct"] if task == "passage" else d["minimal_f1"])
+        stats.append((gold, d[f"{task}_predicted"], credit, d[f"{task}_score"]))
+    return stats
+
+
+def _curve(points: list[tuple[bool, bool, float, float]]) -> tuple[list, list]:
     """Precision and recall at every score threshold, highest first, as the official sweep
-    walks them, with the index of the best-F1 point (the threshold the metric reports)."""
+    walks them (ties count as a whole)."""
     total_gold = sum(gold for gold, _, _, _ in points)
     ranked = sorted(points, key=lambda p: p[3], reverse=True)
-    precision, recall, best, best_f1 = [], [], None, 0.0
+    precision, recall = [], []
     correct = predicted = 0
     for k, (_, has, credit, score) in enumerate(ranked):
         correct += credit
         predicted += has
         if k + 1 < len(ranked) and ranked[k + 1][3] == score:
-            continue  # ties count as a whole
-        p = correct / predicted if predicted else 0.0
-        r = correct / total_gold if total_gold else 0.0
-        precision.append(p)
-        recall.append(r)
-        if p + r and 2 * p * r / (p + r) > best_f1:
-            best_f1, best = 2 * p * r / (p + r), len(precision) - 1
-    return precision, recall, best
+            continue
+        precision.append(correct / predicted if predicted else 0.0)
+        recall.append(correct / total_gold if total_gold else 0.0)
+    return precision, recall
 
 
 def pr_curves(details: list[dict], config: str | None = None):
@@ -69,43 +80,41 @@ def pr_curves(details: list[dict], config: str | None = None):
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
 
-    figure, axes = plt.subplots(1, 2, figsize=(12, 5.6), sharey=True)
+    # One panel above the other, FIGURE_WIDTH wide: legible on a phone (see taskeval.space).
+    figure, axes = plt.subplots(2, 1, figsize=(FIGURE_WIDTH, 10.5))
     languages = sorted({d["language"] for d in details})
     colors = plt.colormaps["tab20"].resampled(max(len(languages), 1))
     for ax, task in zip(axes, ("passage", "minimal")):
         for i, language in enumerate(languages):
-            points = [
-                (
-                    d[f"{task}_gold"],
-                    d[f"{task}_predicted"],
-                    float(d["passage_correct"] if task == "passage" else d["minimal_f1"]),
-                    d[f"{task}_score"] if d[f"{task}_score"] is not None else 0.0,
-                )
-                for d in details
-                if d["language"] == language
-            ]
-            precision, recall, best = _curve(points)
+            stats = _stats([d for d in details if d["language"] == language], task)
+            precision, recall = _curve(stats)
             ax.plot(recall, precision, color=colors(i), lw=1.4, label=language)
-            if best is not None:
-                ax.plot(recall[best], precision[best], "o", color=colors(i), ms=7, mec="black")
-        ax.set_title(f"{task} answer", fontsize=11)
-        ax.set_xlabel("recall")
+            # The dot: the metric's own best-F1 point (its ``{task}-best-threshold-*`` values).
+            (f1, best_precision, best_recall, _), _ = best_threshold(stats)
+            if f1:
+                ax.plot(best_recall, best_precision, "o", color=colors(i), ms=7, mec="black")
+        ax.set_title(f"{task} answer", fontsize=FONT_SIZE + 1)
+        ax.set_xlabel("recall", fontsize=FONT_SIZE)
+        ax.set_ylabel("precision", fontsize=FONT_SIZE)
+        ax.tick_params(labelsize=FONT_SIZE)
         ax.set_xlim(0, 1.02)
         ax.set_ylim(0, 1.02)
         ax.grid(alpha=0.3)
-    axes[0].set_ylabel("precision")
-    figure.suptitle("Precision vs recall by score threshold, per language (dot: best F1)")
+    figure.suptitle(
+        "Precision vs recall by score threshold,\nper language (dot: best F1)",
+        fontsize=FONT_SIZE + 1,
+    )
     # One legend for both panels, below them: inside a panel it would cover the curves.
     handles, labels = axes[0].get_legend_handles_labels()
     figure.legend(
         handles,
         labels,
         loc="lower center",
-        ncol=min(len(labels), 11) or 1,
-        fontsize=9,
+        ncol=min(len(labels), 4) or 1,
+        fontsize=FONT_SIZE,
         frameon=False,
     )
-    figure.tight_layout(rect=(0, 0.08, 1, 1))
+    figure.tight_layout(rect=(0, 0.09, 1, 1))
     plt.close(figure)
     return figure
 

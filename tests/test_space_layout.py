@@ -1,0 +1,138 @@
+"""Every Space on a phone's 400 px screen, in Chromium: each score, interval and uploaded file
+name on the screen without sideways scrolling, the plot's smallest text at least 9 px high, no
+word of the breakdown broken over two lines, the per-group table's three columns all visible.
+Measured on the page (element boxes, scroll widths, text line boxes); a screenshot of each page
+goes to docs/spaces/<name>-400px.png."""
+
+from __future__ import annotations
+
+import pytest
+from matplotlib.text import Text
+from test_spaces import (
+    SCREENSHOTS,
+    SPACES,
+    _example_uploads,
+    _serve,
+    app_module,
+    browser,  # noqa: F401 (the fixture)
+    default_controls,
+)
+
+import taskeval
+from taskeval.space import compute
+
+WIDTH = 400
+SMALLEST_TEXT_PX = 9
+
+# Boxes (left, right) of the elements matched, and whether their text is cut (wider than shown).
+BOXES = """(selector) => [...document.querySelectorAll(selector)].map(e => {
+  const r = e.getBoundingClientRect();
+  return {text: e.textContent.trim(), left: r.left, right: r.right, width: r.width,
+          cut: e.scrollWidth > e.clientWidth + 1};
+})"""
+
+# Elements inside ``root`` that scroll sideways (their content wider than their box).
+SIDEWAYS = """(root) => [...root.querySelectorAll('*')].filter(e => {
+  const style = getComputedStyle(e);
+  return ['auto', 'scroll'].includes(style.overflowX) && e.scrollWidth > e.clientWidth + 1;
+}).map(e => e.className)"""
+
+# Words of the cells under ``root`` whose letters are drawn on more than one line.
+BROKEN_WORDS = """(root) => {
+  const broken = [];
+  for (const cell of root.querySelectorAll('[role=gridcell] span, th span')) {
+    for (const node of cell.childNodes) {
+      if (node.nodeType !== Node.TEXT_NODE) continue;
+      for (const m of node.textContent.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+        if (tops.size > 1) broken.push(m[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+def smallest_text_points(name: str) -> tuple[float, float]:
+    """The figure the Space draws for its example: its smallest font size (points) and its
+    width (inches); and the names of the scores shown."""
+    spec = app_module(name).SPEC
+    _, _, scores, *_, plot = compute(
+        spec, "files", "", "", *_example_uploads(spec), *default_controls(spec)
+    )
+    figure = plot["value"]
+    sizes = [
+        t.get_fontsize() for t in figure.findobj(Text) if t.get_visible() and t.get_text().strip()
+    ]
+    return min(sizes), figure.get_figwidth(), scores["value"]["score"].tolist()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SPACES)
+def test_space_on_a_400px_screen(name, browser):  # noqa: F811
+    spec = app_module(name).SPEC
+    points, inches, flat_scores = smallest_text_points(name)
+    proc, url = _serve(name)
+    try:
+        page = browser.new_page(viewport={"width": WIDTH, "height": 900})
+        page.goto(url)
+        page.locator("#placeholder").wait_for(state="visible", timeout=60_000)
+        page.locator("#compute").click()
+        # The interval column comes in a second step.
+        interval = page.locator("#scores [role=gridcell][data-col='2']").filter(has_text="[")
+        interval.first.wait_for(timeout=120_000)
+        page.locator("#plot img").wait_for(state="visible", timeout=30_000)
+        page.wait_for_timeout(1000)
+
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= WIDTH
+        # Every score, value and interval: on the screen, whole, in a table that does not
+        # scroll sideways.
+        for table in ("#scores", "#groups"):
+            if not page.locator(table).is_visible():
+                continue
+            assert page.locator(table).evaluate(SIDEWAYS) == [], table
+            cells = page.evaluate(BOXES, f"{table} [role=gridcell], {table} th")
+            assert len(cells) >= 3 * 3
+            for cell in cells:
+                assert 0 <= cell["left"] and cell["right"] <= WIDTH, (table, cell)
+                assert not cell["cut"], (table, cell)
+        # ... every score's row, top to bottom, inside the table's box (no scrolling in it).
+        table = page.locator("#scores").bounding_box()
+        rows = page.locator("#scores [role=gridcell][data-col='0']")
+        assert rows.count() == len(flat_scores)
+        assert [r.text_content().strip() for r in rows.all()] == flat_scores
+        for row in rows.all():
+            box = row.bounding_box()
+            assert (
+                table["y"] <= box["y"] and box["y"] + box["height"] <= table["y"] + table["height"]
+            ), row.text_content()
+        intervals = page.evaluate(BOXES, "#scores [role=gridcell][data-col='2']")
+        # (counts, such as eHealth-KD's correct_A, have none)
+        assert any(c["text"].startswith("[") for c in intervals)
+        assert all(c["text"] == "" or c["text"].startswith("[") for c in intervals)
+        # The uploaded files' names, whole.
+        names = page.evaluate(BOXES, "#references-files .filename, #predictions-files .filename")
+        expected = sorted(p.name for side in spec.example_files.values() for p in side)
+        assert sorted("".join(n["text"].split()) for n in names) == expected
+        for box in names:
+            assert 0 <= box["left"] and box["right"] <= WIDTH and not box["cut"], box
+        # The plot: on the screen, its smallest text legible.
+        shown = page.evaluate(BOXES, "#plot img")[0]
+        assert 0 <= shown["left"] and shown["right"] <= WIDTH
+        smallest_px = points * shown["width"] / (72 * inches)
+        assert smallest_px >= SMALLEST_TEXT_PX, (points, inches, shown["width"])
+        # The breakdown: no word drawn over two lines.
+        assert page.locator("#breakdown").evaluate(BROKEN_WORDS) == []
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{name}-{WIDTH}px.png"), full_page=True)
+        page.close()
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_every_space_has_a_plot():
+    assert all(app_module(name).SPEC.plot for name in taskeval.list_metrics())
