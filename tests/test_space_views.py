@@ -289,13 +289,13 @@ def test_an_error_in_pasted_references_is_the_references_box():
     controls = default_controls(spec)
     error, *_ = compute(spec, "json", predictions, "[{", None, None, *controls)
     assert error["value"] == (
-        "**Error:** references, line 1, column 3: not valid JSON (Expecting property name "
+        "references, line 1, column 3: not valid JSON (Expecting property name "
         "enclosed in double quotes)"
     )
     error, *_ = compute(spec, "json", predictions, '[{"nonsense": 1}]', None, None, *controls)
-    assert error["value"] == "**Error:** references[0]: missing field 'label'"
+    assert error["value"] == "references[0]: missing field 'label'"
     error, *_ = compute(spec, "json", predictions, "", None, None, *controls)
-    assert error["value"] == "**Error:** references: nothing was pasted"
+    assert error["value"] == "references: nothing was pasted"
 
 
 @pytest.mark.parametrize(
@@ -320,7 +320,7 @@ def test_upload_errors_name_the_file_never_the_server_path(tmp_path, name, text,
     bad = _gradio_upload(tmp_path, "preds.jsonl", text)
     good = str(spec.example_files["references"][0])
     error, *_ = compute(spec, "files", "", "", bad, good, *default_controls(spec))
-    assert error["value"] == f"**Error:** {message}"
+    assert error["value"] == f"{message}"
     assert str(tmp_path) not in error["value"]
 
 
@@ -333,7 +333,7 @@ def test_folder_upload_errors_name_the_file_never_the_server_path(tmp_path):
     Path(broken).write_text("T1\tConcept 0 x\tfoo\n" + text, encoding="utf-8")
     error, *_ = compute(spec, "files", "", "", preds, refs, "scenario1")
     assert error["value"] == (
-        "**Error:** output_a_scenario1.txt, line 1: expected 4 TAB-separated fields "
+        "output_a_scenario1.txt, line 1: expected 4 TAB-separated fields "
         "ID<TAB>START END[;START END...]<TAB>LABEL<TAB>TEXT, got 3 in 'T1\\tConcept 0 x\\tfoo'"
     )
 
@@ -347,7 +347,7 @@ def test_ehealthkd_scenario_check_reads_both_sides_and_names_each_file_once(tmp_
     error, _, scores, *_ = compute(spec, "files", "", "", preds, refs, "scenario1")
     assert scores["visible"] is False
     assert error["value"] == (
-        "**Error:** the uploaded files are for scenario 1 and scenario 2 (references: "
+        "the uploaded files are for scenario 1 and scenario 2 (references: "
         "input_scenario2.txt, output_a_scenario2.txt, output_b_scenario2.txt; predictions: "
         "output_a_scenario1.txt, output_b_scenario1.txt, output_scenario1.txt): upload the "
         "files of one scenario"
@@ -404,7 +404,7 @@ def test_two_uploads_of_one_name_on_one_side_are_refused(tmp_path):
     again = _gradio_upload(tmp_path / "again", Path(preds[0]).name, "")
     error, _, scores, *_ = compute(spec, "files", "", "", [*preds, again], refs, "scenario1")
     assert scores["visible"] is False
-    assert error["value"] == "**Error:** predictions: two uploaded files have the same name"
+    assert error["value"] == "predictions: two uploaded files have the same name"
 
 
 @pytest.mark.parametrize(
