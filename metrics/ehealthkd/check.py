@@ -26,25 +26,12 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
-from .inputs import read_sentences
+from .inputs import HUB_ENTITY_LABELS, HUB_RELATION_LABELS, read_sentences
 from .scoring import span_problem
 
-KEYPHRASE_LABELS = ("Concept", "Action", "Predicate", "Reference")
-RELATION_LABELS = (
-    "is-a",
-    "same-as",
-    "has-property",
-    "part-of",
-    "causes",
-    "entails",
-    "in-time",
-    "in-place",
-    "in-context",
-    "subject",
-    "target",
-    "domain",
-    "arg",
-)
+# The official label vocabularies (the same names, in the same order, as the Hub dataset's).
+KEYPHRASE_LABELS, RELATION_LABELS = HUB_ENTITY_LABELS, HUB_RELATION_LABELS
+
 _SHOWN = 5
 
 
