@@ -360,6 +360,8 @@ def test_exported_space_in_chromium(exports, hub_python, hub_env, tmp_path):
                     timeout=60_000,
                 )
                 plots.append(image.get_attribute("src"))
+                # The new picture may replace the element: measure the one shown once it shows.
+                image.wait_for(state="visible", timeout=60_000)
                 assert image.bounding_box()["height"] > 200
                 assert not page.locator("#error").is_visible()
             page.screenshot(path=str(tmp_path / "scenario3.png"), full_page=True)
@@ -382,8 +384,13 @@ def test_exported_space_in_chromium(exports, hub_python, hub_env, tmp_path):
             )
             box.get_by_text("output_b_scenario1").wait_for(timeout=30_000)
             page.locator("#compute").click()
-            error.get_by_text("output_a_scenario1.txt, line 1").wait_for(timeout=60_000)
-            message = error.inner_text()
+            # The error box is plain text (a read-only text area): read its value.
+            page.wait_for_function(
+                "() => document.querySelector('#error textarea')?.value"
+                ".includes('output_a_scenario1.txt, line 1')",
+                timeout=60_000,
+            )
+            message = page.locator("#error textarea").input_value()
             assert "/tmp" not in message and "gradio" not in message and "taskeval-" not in message
             browser.close()
     finally:
