@@ -107,11 +107,7 @@ def test_a_folder_lacking_part_of_the_contract_is_refused(tmp_path):
     # Statistics are checked once the rest is sound.
     message = refusal_of(source.replace("    statistics=statistics,\n", "    statistics=None,\n"))
     assert "CONTRACT.statistics must be a function, got None" in message
-    message = refusal_of(
-        source.replace(
-            '"max_evidence",\n            _int_or_none', '"max-evidence",\n            _int_or_none'
-        )
-    )
+    message = refusal_of(source.replace("Option(name, parse,", 'Option("max-evidence", parse,'))
     assert "CONTRACT.options[0].name must be a keyword name, got 'max-evidence'" in message
     # A Space folder without its examples.
     (folder / "contract.py").write_text(source, encoding="utf-8")

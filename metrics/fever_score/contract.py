@@ -16,17 +16,13 @@ from taskeval.contract import (
 
 from . import scoring as core
 from .fast_path import official_form_claims
-from .inputs import carries_gold, read_official, references_from_hub, score_files
+from .inputs import OPTIONS, carries_gold, read_official, references_from_hub, score_files
 from .jsonl import read_jsonl
 
 TYPE_CHECKING = False  # typing costs the command line milliseconds at start
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
-
-
-def _int_or_none(text: str) -> int | None:
-    return None if text.lower() in ("none", "null") else int(text)
 
 
 def _gold_in_line(predictions: Any, line: int) -> bool:
@@ -115,14 +111,8 @@ CONTRACT = MetricContract(
         gold_in_line=_gold_in_line,
     ),
     options=[
-        Option(
-            "max_evidence",
-            _int_or_none,
-            metavar="N|none",
-            help="count only the first N predicted evidence sentences of each claim, as the "
-            "official scorer does (default 5; none: all of them)",
-            default=core.DEFAULT_MAX_EVIDENCE,
-        )
+        Option(name, parse, metavar=metavar, help=help, default=core.DEFAULT_MAX_EVIDENCE)
+        for name, (parse, metavar, help) in OPTIONS.items()
     ],
     reader=Reader(read_official, score_files, references_from_hub=references_from_hub),
     statistics=statistics,

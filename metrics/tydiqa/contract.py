@@ -15,7 +15,7 @@ from taskeval.contract import (
 )
 
 from . import scoring as core
-from .inputs import read_official, references_from_hub, score_files
+from .inputs import OPTIONS, read_official, references_from_hub, score_files
 from .sweeps import LanguageSweeps, macro_scores
 
 TYPE_CHECKING = False  # typing costs the command line milliseconds at start
@@ -138,15 +138,8 @@ CONTRACT = MetricContract(
         FileArgument("predictions JSONL in the official format"),
     ),
     options=[
-        Option(
-            f"{task}_non_null_threshold",
-            int,
-            metavar="N",
-            help=f"how many annotators must give a non-null {task} answer for the gold of an "
-            f"example to have one (default 2)",
-            default=core.DEFAULT_THRESHOLD,
-        )
-        for task in ("passage", "minimal")
+        Option(name, parse, metavar=metavar, help=help, default=core.DEFAULT_THRESHOLD)
+        for name, (parse, metavar, help) in OPTIONS.items()
     ],
     reader=Reader(
         read_official, score_files, references_from_hub=references_from_hub, row_id=example_id
