@@ -12,6 +12,12 @@ bash scripts/install-official-fever.sh "$venv"
 if ! command -v chromium >/dev/null; then
     apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null
 fi
+# Fonts for the scripts of the TyDi examples (Bengali, Telugu, Arabic, Korean, ...): without them
+# Chromium draws empty boxes, which both the screenshots and the 400 px layout checks would measure.
+if [ -z "$(fc-list :lang=bn family)" ] || [ -z "$(fc-list :lang=ko family)" ]; then
+    apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+        --no-install-recommends fonts-noto-core fonts-noto-cjk >/dev/null
+fi
 "$venv/bin/ruff" check .
 "$venv/bin/ruff" format --check .
 "$venv/bin/python" -m pytest "$@"
