@@ -139,13 +139,19 @@ def _bootstrap_sums(a: SumAdapter, stats: list[np.ndarray], resamples: int, rng)
     n, k = stats[0].shape
     stacked = np.hstack(stats)
     parts: list[list[dict]] = [[] for _ in stats]
-    for c in _chunks(resamples, n):
+    chunks = _chunks(resamples, n)
+    buffer = np.empty((chunks[0], n))
+    step = max(1, _MANY_CELLS // n)
+    for c in chunks:
         # Each row of ``counts`` says how often each unit was drawn in one resample, counted
-        # row by row (a row's counts stay in the CPU's cache).
-        draws = _draw(rng, n, (c, n))
-        counts = np.empty((c, n))
-        for row, drawn in zip(counts, draws):
-            row[:] = np.bincount(drawn, minlength=n)
+        # row by row (a row's counts stay in the CPU's cache) from draws made a few rows at a
+        # time (the same stream; they stay in the cache too). The product keeps its shape: the
+        # last bit of a float sum depends on how the matrix library splits it.
+        counts = buffer[:c]
+        for start in range(0, c, step):
+            rows = counts[start : start + step]
+            for row, drawn in zip(rows, _draw(rng, n, (len(rows), n))):
+                row[:] = np.bincount(drawn, minlength=n)
         sums = counts @ stacked
         for s, part in enumerate(parts):
             part.append(a.aggregate(sums[:, s * k : (s + 1) * k], n))
