@@ -470,7 +470,8 @@ def compare_rows(
     configs; ``options`` are the metric's ``compute()`` options. ``workers``: processes that
     score the resamples of a metric scored resample by resample (``StratifiedStatistics``
     without ``ManyResamples``), default the number of CPUs (at most 8); results do not depend
-    on it.
+    on it. Every metric taskeval ships scores its resamples all at once in this process, so
+    ``workers`` has no effect on them (the command line's ``--workers`` is deprecated).
     """
     names = list(names) if names is not None else [f"system {i + 1}" for i in range(len(systems))]
     _check_arguments(method, resamples, seed, confidence)
