@@ -613,6 +613,13 @@ def _check_statistics(problems: list[str], contract: MetricContract) -> None:
     parts = ("stats", "scores") if isinstance(made, SumStatistics) else ("units", "score")
     for part in ("official", *parts):
         _callable(problems, f"CONTRACT.statistics(...).{part}", getattr(made, part))
+    if isinstance(made, SumStatistics):
+        _callable(
+            problems,
+            "CONTRACT.statistics(...).official_and_stats",
+            made.official_and_stats,
+            optional=True,
+        )
 
 
 def _check_space(problems: list[str], space: Any) -> None:
