@@ -1,13 +1,15 @@
 """``taskeval score --ci`` against ``taskeval score`` on a dev-size file of every metric.
 
-    python bench/bench_ci.py [--repeat 3] [--only tydiqa ...] [--base CHECKOUT]
+    python bench/bench_ci.py [--repeat 3] [--only tydiqa ...] [--base CHECKOUT [--base-python PY]]
 
 Target (bench/compare.md): the scores with 1,000-resample bootstrap intervals (``--ci``) take at
 most twice the time of the scores alone. Each run is a fresh ``python -m taskeval`` process; its
 wall time and CPU time (user + system, from ``wait4``) are recorded, the commands taking turns
-so that a change of the machine's load hits them alike. ``--base`` also runs ``--ci`` from
-another checkout (its folder as the working directory, so that its own ``taskeval`` is
-imported), for a side-by-side figure. Data: FEVER and TyDi QA files generated at the size of
+so that a change of the machine's load hits them alike. ``--base`` also runs ``score`` and
+``--ci`` from another checkout, for side-by-side figures: its folder is the working directory,
+and ``--base-python`` the interpreter of an environment where that checkout is installed (an
+editable install maps the metrics folder of its own checkout; default: this interpreter). The
+``--ci`` output of both must be the same, byte for byte. Data: FEVER and TyDi QA files generated at the size of
 their dev sets (the generators of ``bench_fever`` and ``bench_tydiqa``), the SciFact dev set and
 the eHealth-KD 2019 test set with real runs from the parity corpus when it is beside the
 checkout.
@@ -57,14 +59,17 @@ def _files(folder: Path, only: list[str] | None) -> list[tuple[str, str, Path, P
     return jobs
 
 
-def _run(argv: list[str], cwd: Path) -> tuple[float, float]:
-    """Wall and CPU time (s) of one process."""
-    start = os.times().elapsed
-    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = os.times().elapsed - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"{argv} failed")
+def _run(argv: list[str], cwd: Path, outputs: dict[str, set], label: str) -> tuple[float, float]:
+    """Wall and CPU time (s) of one process; its output is added to ``outputs[label]``."""
+    with tempfile.TemporaryFile() as out:
+        start = os.times().elapsed
+        proc = subprocess.Popen(argv, cwd=cwd, stdout=out)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = os.times().elapsed - start
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise RuntimeError(f"{argv} failed")
+        out.seek(0)
+        outputs.setdefault(label, set()).add(out.read())
     return wall, usage.ru_utime + usage.ru_stime
 
 
@@ -72,42 +77,55 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--only", nargs="+", help="metrics to run (default: all)")
-    parser.add_argument("--base", type=Path, help="a checkout whose --ci runs alongside")
+    parser.add_argument("--base", type=Path, help="a checkout whose commands run alongside")
+    parser.add_argument("--base-python", default=sys.executable, help="its interpreter")
     args = parser.parse_args()
     here = Path(__file__).resolve().parents[1]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, data, gold, preds in _files(Path(tmp), args.only):
-            score = [sys.executable, "-m", "taskeval", "score", name,
-                     "--references", str(gold), "--predictions", str(preds)]  # fmt: skip
+            call = ["-m", "taskeval", "score", name,
+                    "--references", str(gold), "--predictions", str(preds)]  # fmt: skip
+            score = [sys.executable, *call]
             commands = {"score": (score, here), "score --ci": ([*score, "--ci"], here)}
             if args.base:
-                commands["base --ci"] = ([*score, "--ci"], args.base)
+                base_score = [args.base_python, *call]
+                commands["base score"] = (base_score, args.base)
+                commands["base --ci"] = ([*base_score, "--ci"], args.base)
             times: dict[str, list[tuple[float, float]]] = {k: [] for k in commands}
+            outputs: dict[str, set] = {}
             loads = []
             for _ in range(args.repeat):
                 for label, (argv, cwd) in commands.items():
                     loads.append(os.getloadavg()[0])
-                    times[label].append(_run(argv, cwd))
+                    times[label].append(_run(argv, cwd, outputs, label))
+            if any(len(printed) != 1 for printed in outputs.values()):
+                raise RuntimeError(f"{name}: a command printed other numbers on another run")
+            for command in ("score", "score --ci") if args.base else ():
+                if outputs[f"base {command.removeprefix('score ') or 'score'}"] != outputs[command]:
+                    raise RuntimeError(f"{name}: {command} prints other numbers than the base")
             med = {
                 label: (statistics.median(w for w, _ in t), statistics.median(c for _, c in t))
                 for label, t in times.items()
             }
-            wall, cpu = med["score"]
-            ci_wall, ci_cpu = med["score --ci"]
-            line = {"metric": name, "data": data, "score": med["score"], "ci": med["score --ci"],
-                    "base_ci": med.get("base --ci"), "load": [min(loads), max(loads)]}  # fmt: skip
+            line = {"metric": name, "data": data, **med, "load": [min(loads), max(loads)]}
             print(json.dumps(line), flush=True)
-            base = med.get("base --ci")
-            rows.append([name, data, f"{wall:.2f} / {cpu:.2f}", f"{ci_wall:.2f} / {ci_cpu:.2f}",
-                         f"{ci_wall / wall:.2f} / {ci_cpu / cpu:.2f}",
-                         f"{base[0]:.2f} / {base[1]:.2f}" if base else "",
+            rows.append([name, data, *_figures(med, "score", "score --ci"),
+                         *(_figures(med, "base score", "base --ci") if args.base else []),
                          f"{min(loads):.1f}-{max(loads):.1f}"])  # fmt: skip
     print()
     print(machine())
     print(f"median of {args.repeat} runs per command, wall / CPU seconds\n")
-    header = ["metric", "data", "score", "score --ci", "ratio", "before: --ci", "load"]
-    print(table(header, rows))
+    header = ["metric", "data", "score", "score --ci", "ratio"]
+    if args.base:
+        header += ["before: score", "before: --ci", "before: ratio"]
+    print(table([*header, "load"], rows))
+
+
+def _figures(med: dict, score: str, ci: str) -> list[str]:
+    (wall, cpu), (ci_wall, ci_cpu) = med[score], med[ci]
+    return [f"{wall:.2f} / {cpu:.3f}", f"{ci_wall:.2f} / {ci_cpu:.3f}",
+            f"{ci_wall / wall:.2f} / {ci_cpu / cpu:.2f}"]  # fmt: skip
 
 
 if __name__ == "__main__":

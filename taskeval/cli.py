@@ -177,8 +177,29 @@ def _resampling_arguments(parser: argparse.ArgumentParser, metric: str, when: st
             "--workers",
             metavar="N",
             type=_typed(_positive, "a positive integer"),
-            help="processes scoring the resamples (default: the number of CPUs, at most 8); "
+            help="deprecated, no effect: the resamples are scored all at once in this process "
+            "(accepted for older scripts)"
+            if _vectorized(metric)
+            else "processes scoring the resamples (default: the number of CPUs, at most 8); "
             "the results do not depend on it",
+        )
+
+
+def _vectorized(metric: str) -> bool:
+    """Whether ``compare`` scores the metric's resamples all at once (``ManyResamples``), so
+    that worker processes have nothing to do."""
+    declared = contract(metric)
+    statistics = declared.statistics(declared._default_config(), {})
+    return getattr(statistics, "many", None) is not None
+
+
+def _warn_workers(args: argparse.Namespace, metrics: list[str]) -> None:
+    if getattr(args, "workers", None) is not None and all(_vectorized(m) for m in metrics):
+        warnings.warn(
+            "--workers is deprecated and has no effect: the resamples are scored all at once "
+            "in this process",
+            DeprecationWarning,
+            stacklevel=2,
         )
 
 
@@ -224,6 +245,8 @@ def _score_run(args: argparse.Namespace, metrics: list[str]) -> int:
             raise _UsageError(f"--{extra.name} is for the scores alone: use it without --ci")
     if getattr(args, "ci", False):
         from .compare import compare, format_result
+
+        _warn_workers(args, metrics)
 
         result = _located(
             lambda: compare(
@@ -291,6 +314,7 @@ def _compare_run(args: argparse.Namespace, metrics: list[str]) -> int:
     if args.names is not None and len(args.names) != len(args.predictions):
         raise _UsageError(f"{len(args.names)} names for {len(args.predictions)} prediction files")
     options = _options(args, metrics)
+    _warn_workers(args, metrics)
     result = _located(
         lambda: compare(
             ",".join(metrics),

@@ -11,11 +11,11 @@ numbers on the original sample. How to read the output: docs/compare.md.
 
 from __future__ import annotations
 
-import multiprocessing
+import dataclasses
+import math
 import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -26,12 +26,22 @@ from .api import metric_names, read_official
 from .defaults import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, METHODS
 from .registry import contract
 from .table import text_table as _table
-from .units import Adapter, RowAdapter, SumAdapter, adapter
+from .units import Adapter, RowAdapter, SumAdapter, SumUnits, adapter
 
 StrPath = str | PathLike
 _CELLS = 1 << 22  # resample x unit cells drawn at once: bounds memory on large sets
 _MANY_CELLS = 1 << 16  # ... for a metric's ``many``: its work on a chunk stays in the CPU's cache
 _TIE = 1e-12  # differences this close to the observed one count as "as large"
+
+
+def __getattr__(name: str) -> Any:
+    # The process pool is imported on first use: only a metric scored resample by resample
+    # needs it, and its import (multiprocessing, logging, sockets) costs every other run.
+    if name == "ProcessPoolExecutor":
+        from concurrent.futures import ProcessPoolExecutor
+
+        return ProcessPoolExecutor
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _check_arguments(method: str, resamples: Any, seed: Any, confidence: Any) -> None:
@@ -129,13 +139,19 @@ def _bootstrap_sums(a: SumAdapter, stats: list[np.ndarray], resamples: int, rng)
     n, k = stats[0].shape
     stacked = np.hstack(stats)
     parts: list[list[dict]] = [[] for _ in stats]
-    for c in _chunks(resamples, n):
+    chunks = _chunks(resamples, n)
+    buffer = np.empty((chunks[0], n))
+    step = max(1, _MANY_CELLS // n)
+    for c in chunks:
         # Each row of ``counts`` says how often each unit was drawn in one resample, counted
-        # row by row (a row's counts stay in the CPU's cache).
-        draws = _draw(rng, n, (c, n))
-        counts = np.empty((c, n))
-        for row, drawn in zip(counts, draws):
-            row[:] = np.bincount(drawn, minlength=n)
+        # row by row (a row's counts stay in the CPU's cache) from draws made a few rows at a
+        # time (the same stream; they stay in the cache too). The product keeps its shape: the
+        # last bit of a float sum depends on how the matrix library splits it.
+        counts = buffer[:c]
+        for start in range(0, c, step):
+            rows = counts[start : start + step]
+            for row, drawn in zip(rows, _draw(rng, n, (len(rows), n))):
+                row[:] = np.bincount(drawn, minlength=n)
         sums = counts @ stacked
         for s, part in enumerate(parts):
             part.append(a.aggregate(sums[:, s * k : (s + 1) * k], n))
@@ -315,12 +331,15 @@ def _rows(run, a: RowAdapter, units: list, randomness: dict, resamples: int, wor
     global _SHARED
     _SHARED = (run, a, units, randomness)
     try:
+        import multiprocessing
+
         fork = "fork" in multiprocessing.get_all_start_methods()
         # Forking a process that runs threads (a web server, say) is unsafe: stay serial there.
         if workers > 1 and resamples >= 2 * workers and fork and threading.active_count() == 1:
             bounds = np.linspace(0, resamples, workers + 1).astype(int).tolist()
             context = multiprocessing.get_context("fork")
-            with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            executor = globals().get("ProcessPoolExecutor") or __getattr__("ProcessPoolExecutor")
+            with executor(workers, mp_context=context) as pool:
                 parts = list(pool.map(_rows_part, bounds[:-1], bounds[1:]))
         else:
             parts = [_rows_part(0, resamples)]
@@ -379,10 +398,49 @@ def _resample(
     return boot, perm, sum(sizes.values())
 
 
+def _official(a: Adapter, systems: Sequence[Mapping]) -> tuple[list[dict], Adapter]:
+    """``compute()``'s numbers of every system, and the adapter to resample them with: where the
+    metric gives its numbers and unit statistics in one pass, the statistics are kept for the
+    resampling instead of computed again."""
+    if not isinstance(a, SumAdapter) or a.official_and_units is None:
+        return [a.official(system) for system in systems], a
+    pairs = [a.official_and_units(system) for system in systems]
+    known = {id(system): units for system, (_, units) in zip(systems, pairs)}
+    units = a.units
+
+    def kept(inputs: Mapping) -> SumUnits:
+        found = known.get(id(inputs))
+        return found if found is not None else units(inputs)
+
+    return [official for official, _ in pairs], dataclasses.replace(a, units=kept)
+
+
 def _interval(samples: np.ndarray, confidence: float) -> tuple[float, float]:
     tail = (1.0 - confidence) / 2.0
-    low, high = np.quantile(samples, [tail, 1.0 - tail])
-    return float(low), float(high)
+    values = samples.tolist()
+    if any(v != v for v in values):  # a NaN: np.quantile's answer
+        return math.nan, math.nan
+    values.sort()
+    return _quantile(values, tail), _quantile(values, 1.0 - tail)
+
+
+def _quantile(ordered: list[float], q: float) -> float:
+    """``np.quantile(ordered, q)`` (method "linear") of sorted finite floats, the same float
+    operations in the same order. Computed here because ``np.quantile`` imports ``numpy.ma``,
+    which costs a short run more than its resampling."""
+    n = len(ordered)
+    virtual = (n - 1) * q
+    below = math.floor(virtual)
+    if virtual >= n - 1:  # numpy takes the last value on both sides
+        below = above = -1
+    else:
+        above = below + 1
+    gamma = virtual - below
+    a, b = ordered[below], ordered[above]
+    difference = b - a
+    if gamma >= 0.5:
+        return b - difference * (1 - gamma)
+    return a + difference * gamma
 
 
 def _p_value(null: np.ndarray, observed: float) -> float:
@@ -412,14 +470,15 @@ def compare_rows(
     configs; ``options`` are the metric's ``compute()`` options. ``workers``: processes that
     score the resamples of a metric scored resample by resample (``StratifiedStatistics``
     without ``ManyResamples``), default the number of CPUs (at most 8); results do not depend
-    on it.
+    on it. Every metric taskeval ships scores its resamples all at once in this process, so
+    ``workers`` has no effect on them (the command line's ``--workers`` is deprecated).
     """
     names = list(names) if names is not None else [f"system {i + 1}" for i in range(len(systems))]
     _check_arguments(method, resamples, seed, confidence)
     workers = _workers(workers)
     _check_systems(systems, names, contract(name).reader.row_id)
     a = adapter(name, config_name, **options)
-    official = [a.official(system) for system in systems]
+    official, a = _official(a, systems)
     boot, perm, n = _resample(a, systems, method, resamples, seed, workers)
     result: dict[str, Any] = {
         "metric": name,

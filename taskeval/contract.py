@@ -250,9 +250,11 @@ class SumStatistics(_Record):
     sums are weighted sums of unit rows. ``official(inputs)`` is ``compute()``'s result on the
     inputs, ``keys`` the scores that get intervals, ``unit`` what a unit is (singular).
     Sums taken left to right over all units give ``compute()``'s numbers exactly.
+    ``official_and_stats(inputs)``, optional: ``(official(inputs), stats(inputs))`` in one pass
+    over the rows, for a metric where that is cheaper than the two apart.
     """
 
-    __slots__ = ("keys", "official", "scores", "stats", "unit", "width")
+    __slots__ = ("keys", "official", "official_and_stats", "scores", "stats", "unit", "width")
 
     def __init__(
         self,
@@ -263,9 +265,12 @@ class SumStatistics(_Record):
         official: Callable[[Inputs], dict[str, Any]],
         stats: Callable[[Inputs], list[Sequence[float]]],
         scores: Callable[[list[float], int], dict[str, float]],
+        official_and_stats: Callable[[Inputs], tuple[dict[str, Any], list[Sequence[float]]]]
+        | None = None,
     ) -> None:
         self.unit, self.keys, self.width = unit, tuple(keys), width
         self.official, self.stats, self.scores = official, stats, scores
+        self.official_and_stats = official_and_stats
 
 
 class ManyResamples(_Record):
@@ -608,6 +613,13 @@ def _check_statistics(problems: list[str], contract: MetricContract) -> None:
     parts = ("stats", "scores") if isinstance(made, SumStatistics) else ("units", "score")
     for part in ("official", *parts):
         _callable(problems, f"CONTRACT.statistics(...).{part}", getattr(made, part))
+    if isinstance(made, SumStatistics):
+        _callable(
+            problems,
+            "CONTRACT.statistics(...).official_and_stats",
+            made.official_and_stats,
+            optional=True,
+        )
 
 
 def _check_space(problems: list[str], space: Any) -> None:

@@ -40,6 +40,8 @@ class SumAdapter:
     units: Callable[[Inputs], SumUnits]
     # summed stats (B, n_stats) and the number of units per resample → one array per key
     aggregate: Callable[[np.ndarray, int], dict[str, np.ndarray]]
+    # (official(inputs), units(inputs)) in one pass, when the metric can give both at once
+    official_and_units: Callable[[Inputs], tuple[dict[str, Any], SumUnits]] | None = None
 
 
 @dataclass
@@ -83,16 +85,28 @@ Adapter = SumAdapter | RowAdapter
 def _sum_adapter(statistics: SumStatistics) -> SumAdapter:
     width = statistics.width
 
-    def units(inputs: Inputs) -> SumUnits:
-        rows = statistics.stats(inputs)
+    def as_units(rows: list) -> SumUnits:
         return SumUnits(np.array(rows, dtype=np.float64).reshape(-1, width))
+
+    def units(inputs: Inputs) -> SumUnits:
+        return as_units(statistics.stats(inputs))
+
+    both = statistics.official_and_stats
+    official_and_units = None
+    if both is not None:
+
+        def official_and_units(inputs: Inputs) -> tuple[dict[str, Any], SumUnits]:
+            official, rows = both(inputs)
+            return official, as_units(rows)
 
     def aggregate(sums: np.ndarray, n: int) -> dict[str, np.ndarray]:
         # The metric's own formulas turn each resample's sums into its scores.
         scores = [statistics.scores(row, n) for row in sums.tolist()]
         return {k: np.array([s[k] for s in scores], dtype=np.float64) for k in statistics.keys}
 
-    return SumAdapter(statistics.unit, statistics.keys, statistics.official, units, aggregate)
+    return SumAdapter(
+        statistics.unit, statistics.keys, statistics.official, units, aggregate, official_and_units
+    )
 
 
 def _row_adapter(statistics: StratifiedStatistics) -> RowAdapter:

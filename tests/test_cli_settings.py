@@ -56,6 +56,33 @@ def test_confidence_inside_the_interval_is_used():
     assert narrow["systems"][0]["scores"] != wide["systems"][0]["scores"]
 
 
+TYDIQA = REPO / "spaces" / "tydiqa" / "examples"
+TYDIQA_FILES = [
+    "--references",
+    str(TYDIQA / "gold.jsonl.gz"),
+    "--predictions",
+    str(TYDIQA / "predictions.jsonl"),
+]
+
+
+@pytest.mark.parametrize("command", ["score", "compare"])
+def test_workers_is_accepted_with_a_warning_that_it_does_nothing(command):
+    # TyDi QA's resamples are scored all at once: --workers stays for older scripts.
+    argv = [command, "tydiqa", *TYDIQA_FILES, "--resamples", "20", "--seed", "3"]
+    if command == "score":
+        argv.append("--ci")
+    code, plain, quiet = run_cli(argv)
+    assert code == 0 and quiet == "", quiet
+    code, out, err = run_cli([*argv, "--workers", "2"])
+    assert code == 0 and out == plain
+    assert err == (
+        f"taskeval {command} tydiqa: warning: --workers is deprecated and has no effect: the "
+        f"resamples are scored all at once in this process\n"
+    )
+    code, out, _ = run_cli([command, "tydiqa", "--help"])
+    assert "deprecated, no effect" in " ".join(out.split())
+
+
 def test_seed_zero_is_a_seed():
     zero = printed([*CI, "--seed", "0"])
     assert zero["seed"] == 0

@@ -107,6 +107,10 @@ def test_a_folder_lacking_part_of_the_contract_is_refused(tmp_path):
     # Statistics are checked once the rest is sound.
     message = refusal_of(source.replace("    statistics=statistics,\n", "    statistics=None,\n"))
     assert "CONTRACT.statistics must be a function, got None" in message
+    message = refusal_of(
+        source.replace("official_and_stats=official_and_stats,", "official_and_stats=1,")
+    )
+    assert "CONTRACT.statistics(...).official_and_stats must be a function, got 1" in message
     message = refusal_of(source.replace("Option(name, parse,", 'Option("max-evidence", parse,'))
     assert "CONTRACT.options[0].name must be a keyword name, got 'max-evidence'" in message
     # A Space folder without its examples.

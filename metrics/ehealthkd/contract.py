@@ -53,12 +53,27 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> SumStatistics:
         preds = core.normalize_rows(inputs["predictions"], "predictions")
         refs = core.normalize_rows(inputs["references"], "references")
         core.check_lengths(len(preds), len(refs))
-        rows = [[0.0] * len(core.COUNT_KEYS) for _ in preds]
+        return _rows(len(preds), core.match_pairs(preds, refs))
+
+    def _rows(n: int, matches: list) -> list[list[float]]:
+        rows = [[0.0] * len(core.COUNT_KEYS) for _ in range(n)]
         # A sentence pair the official tool skips (no gold annotation, other text) counts zero.
-        for m in core.match_pairs(preds, refs):
+        for m in matches:
             counts = core.totals([m])
             rows[m.index] = [float(counts[k]) for k in core.COUNT_KEYS]
         return rows
+
+    def official_and_stats(inputs: Mapping[str, Any]) -> tuple[dict[str, Any], list]:
+        # compute()'s checks and the rows normalized once for both (what ``core.ehealthkd``
+        # does before it scores them).
+        predictions, references = inputs["predictions"], inputs["references"]
+        core.check_rows(predictions, "predictions")
+        core.check_rows(references, "references")
+        core.check_lengths(len(predictions), len(references))
+        preds = core.normalize_rows(predictions, "predictions")
+        refs = core.normalize_rows(references, "references")
+        official = core.score(preds, refs, scenario)
+        return official, _rows(len(preds), core.match_pairs(preds, refs))
 
     def scores(sums: list[float], n: int) -> dict[str, float]:
         values = core.metrics(dict(zip(core.COUNT_KEYS, map(round, sums))), scenario)
@@ -71,6 +86,7 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> SumStatistics:
         official=official,
         stats=stats,
         scores=scores,
+        official_and_stats=official_and_stats,
     )
 
 
