@@ -11,6 +11,7 @@ from __future__ import annotations
 from taskeval.contract import (
     Config,
     FileArgument,
+    FileKinds,
     Files,
     MetricContract,
     OutputFormat,
@@ -21,6 +22,7 @@ from taskeval.contract import (
     SumStatistics,
 )
 
+from . import file_kinds
 from . import scoring as core
 from .inputs import read_official, references_from_hub, scenario_pairs, score_files
 
@@ -134,6 +136,7 @@ CONTRACT = MetricContract(
         ),
         FileArgument("a submission laid out like the gold", kind="folder"),
         submissions="or a folder of several submissions (each scored on its own)",
+        kinds=FileKinds(file_kinds.TASK, file_kinds.recognise),
     ),
     config=Config(
         "scenario",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from taskeval.contract import (
     BarChart,
     FileArgument,
+    FileKinds,
     Files,
     MetricContract,
     Option,
@@ -14,6 +15,7 @@ from taskeval.contract import (
     SumStatistics,
 )
 
+from . import file_kinds
 from . import scoring as core
 from .fast_path import official_form_claims
 from .inputs import OPTIONS, carries_gold, read_official, references_from_hub, score_files
@@ -109,6 +111,7 @@ CONTRACT = MetricContract(
         FileArgument("predictions JSONL (id, predicted_label, predicted_evidence)"),
         row_per_line=True,
         gold_in_line=_gold_in_line,
+        kinds=FileKinds(file_kinds.TASK, file_kinds.recognise),
     ),
     options=[
         Option(name, parse, metavar=metavar, help=help, default=core.DEFAULT_MAX_EVIDENCE)

@@ -12,6 +12,7 @@ import os
 from taskeval.contract import (
     BarChart,
     FileArgument,
+    FileKinds,
     Files,
     MetricContract,
     Reader,
@@ -20,6 +21,7 @@ from taskeval.contract import (
     SumStatistics,
 )
 
+from . import file_kinds
 from . import scoring as core
 from .inputs import read_official, references_from_hub, score_files, score_metrics
 
@@ -135,6 +137,7 @@ CONTRACT = MetricContract(
         FileArgument("gold claims JSONL (claims_dev.jsonl)", gold=True),
         FileArgument("predictions JSONL in the leaderboard's format"),
         row_per_line=True,
+        kinds=FileKinds(file_kinds.TASK, file_kinds.recognise),
     ),
     reader=Reader(
         read_official,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from taskeval.contract import (
     FileArgument,
+    FileKinds,
     Files,
     ManyResamples,
     MetricContract,
@@ -14,6 +15,7 @@ from taskeval.contract import (
     SubmissionCheck,
 )
 
+from . import file_kinds
 from . import scoring as core
 from .inputs import OPTIONS, read_official, references_from_hub, score_files
 from .sweeps import LanguageSweeps, macro_scores
@@ -136,6 +138,7 @@ CONTRACT = MetricContract(
             "gold JSONL of the TyDi QA dev set (.jsonl or .jsonl.gz)", gzip=True, gold=True
         ),
         FileArgument("predictions JSONL in the official format"),
+        kinds=FileKinds(file_kinds.TASK, file_kinds.recognise),
     ),
     options=[
         Option(name, parse, metavar=metavar, help=help, default=core.DEFAULT_THRESHOLD)

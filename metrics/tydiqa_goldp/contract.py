@@ -6,6 +6,7 @@ from __future__ import annotations
 from taskeval.contract import (
     BarChart,
     FileArgument,
+    FileKinds,
     Files,
     MetricContract,
     Option,
@@ -15,7 +16,7 @@ from taskeval.contract import (
     SubmissionCheck,
 )
 
-from . import conventions, rows
+from . import conventions, file_kinds, rows
 from .inputs import OPTIONS, read_official, references_from_hub, score_files
 from .scoring import AVERAGED, LANGUAGES
 
@@ -121,6 +122,7 @@ CONTRACT = MetricContract(
             gold=True,
         ),
         FileArgument("predictions JSON: one object {question id: answer text}"),
+        kinds=FileKinds(file_kinds.TASK, file_kinds.recognise),
     ),
     options=[
         Option(name, parse, metavar=metavar, help=help, default=conventions.DEFAULT_CONVENTION)
