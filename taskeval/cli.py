@@ -617,6 +617,9 @@ def _hinted(message: str, metrics: list[str], references: Any, predictions: list
     for path in predictions:
         sentence = hint(metrics, references, path, named=len(predictions) > 1)
         if sentence is not None:
+            unnamed = hint(metrics, references, path) if len(predictions) > 1 else None
+            if unnamed and unnamed != sentence:  # read_official's, without the path: replaced
+                message = message.replace(f" {unnamed}", "")
             return with_sentence(message, sentence)
     return message
 

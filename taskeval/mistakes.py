@@ -317,7 +317,7 @@ def hint(
     """One sentence naming the mistake behind a refused pair of files, or None.
 
     ``metrics``: the metric (or metrics) that refused them. The predictions are looked at first,
-    then the references; ``named``: the sentence names the path (several prediction files).
+    then the references; ``named``: the sentence names the predictions' path (one of several).
     """
     try:
         names = [metrics] if isinstance(metrics, str) else list(metrics)
@@ -331,7 +331,7 @@ def hint(
             if seen is None:
                 continue
             label = f"{side} {'folder' if seen.folder else 'file'}"
-            if named:
+            if named and side == "predictions":
                 label += f" {os.fspath(path)}"
             sentence = _side_hint(own, side, label, seen)
             if sentence is not None:
