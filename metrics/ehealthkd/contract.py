@@ -22,7 +22,6 @@ from taskeval.contract import (
     SumStatistics,
 )
 
-from . import file_kinds
 from . import scoring as core
 from .inputs import read_official, references_from_hub, scenario_pairs, score_files
 
@@ -125,6 +124,12 @@ def _check(files: Any, report: Any) -> None:
     run(files, report)
 
 
+def _recognise(sample: Any) -> tuple[str, str] | None:
+    from .file_kinds import recognise  # imported on a refusal only: scoring never needs it
+
+    return recognise(sample)
+
+
 CONTRACT = MetricContract(
     "ehealthkd",
     files=Files(
@@ -136,7 +141,7 @@ CONTRACT = MetricContract(
         ),
         FileArgument("a submission laid out like the gold", kind="folder"),
         submissions="or a folder of several submissions (each scored on its own)",
-        kinds=FileKinds(file_kinds.TASK, file_kinds.recognise),
+        kinds=FileKinds("eHealth-KD 2019", _recognise),
     ),
     config=Config(
         "scenario",

@@ -15,8 +15,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-TASK = "eHealth-KD 2019"
-
 _SUBMITTED = re.compile(r"(?:.*/)?(output_scenario\d+\.txt)")
 
 

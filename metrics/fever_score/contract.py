@@ -15,7 +15,6 @@ from taskeval.contract import (
     SumStatistics,
 )
 
-from . import file_kinds
 from . import scoring as core
 from .fast_path import official_form_claims
 from .inputs import OPTIONS, carries_gold, read_official, references_from_hub, score_files
@@ -99,6 +98,12 @@ def _confusion(details: list[dict], config: str | None) -> list[dict]:
     ]
 
 
+def _recognise(sample: Any) -> tuple[str, str] | None:
+    from .file_kinds import recognise  # imported on a refusal only: scoring never needs it
+
+    return recognise(sample)
+
+
 CONTRACT = MetricContract(
     "fever_score",
     files=Files(
@@ -111,7 +116,7 @@ CONTRACT = MetricContract(
         FileArgument("predictions JSONL (id, predicted_label, predicted_evidence)"),
         row_per_line=True,
         gold_in_line=_gold_in_line,
-        kinds=FileKinds(file_kinds.TASK, file_kinds.recognise),
+        kinds=FileKinds("FEVER", _recognise),
     ),
     options=[
         Option(name, parse, metavar=metavar, help=help, default=core.DEFAULT_MAX_EVIDENCE)

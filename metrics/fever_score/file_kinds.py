@@ -7,8 +7,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-TASK = "FEVER"
-
 
 def recognise(sample: Any) -> tuple[str, str] | None:
     """A predictions line has ``predicted_label`` or ``predicted_evidence`` (it may carry its

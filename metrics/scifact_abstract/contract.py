@@ -21,7 +21,6 @@ from taskeval.contract import (
     SumStatistics,
 )
 
-from . import file_kinds
 from . import scoring as core
 from .inputs import read_official, references_from_hub, score_files, score_metrics
 
@@ -131,13 +130,19 @@ def _check(files: Any, report: Any) -> None:
     run(files, report)
 
 
+def _recognise(sample: Any) -> tuple[str, str] | None:
+    from .file_kinds import recognise  # imported on a refusal only: scoring never needs it
+
+    return recognise(sample)
+
+
 CONTRACT = MetricContract(
     NAME,
     files=Files(
         FileArgument("gold claims JSONL (claims_dev.jsonl)", gold=True),
         FileArgument("predictions JSONL in the leaderboard's format"),
         row_per_line=True,
-        kinds=FileKinds(file_kinds.TASK, file_kinds.recognise),
+        kinds=FileKinds("SciFact", _recognise),
     ),
     reader=Reader(
         read_official,

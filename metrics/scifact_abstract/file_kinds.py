@@ -7,8 +7,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-TASK = "SciFact"
-
 
 def recognise(sample: Any) -> tuple[str, str] | None:
     """A claims line has its ``claim`` text and ``evidence`` by document (a list of rationales

@@ -15,7 +15,6 @@ from taskeval.contract import (
     SubmissionCheck,
 )
 
-from . import file_kinds
 from . import scoring as core
 from .inputs import OPTIONS, read_official, references_from_hub, score_files
 from .sweeps import LanguageSweeps, macro_scores
@@ -131,6 +130,12 @@ def _check(files: Any, report: Any) -> None:
     run(files, report)
 
 
+def _recognise(sample: Any) -> tuple[str, str] | None:
+    from .file_kinds import recognise  # imported on a refusal only: scoring never needs it
+
+    return recognise(sample)
+
+
 CONTRACT = MetricContract(
     "tydiqa",
     files=Files(
@@ -138,7 +143,7 @@ CONTRACT = MetricContract(
             "gold JSONL of the TyDi QA dev set (.jsonl or .jsonl.gz)", gzip=True, gold=True
         ),
         FileArgument("predictions JSONL in the official format"),
-        kinds=FileKinds(file_kinds.TASK, file_kinds.recognise),
+        kinds=FileKinds("TyDi QA primary task", _recognise),
     ),
     options=[
         Option(name, parse, metavar=metavar, help=help, default=core.DEFAULT_THRESHOLD)

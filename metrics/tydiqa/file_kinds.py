@@ -7,8 +7,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-TASK = "TyDi QA primary task"
-
 
 def recognise(sample: Any) -> tuple[str, str] | None:
     """A gold line has ``annotations`` (or ``passage_answer_candidates``, which come later in

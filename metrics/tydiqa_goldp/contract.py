@@ -16,7 +16,7 @@ from taskeval.contract import (
     SubmissionCheck,
 )
 
-from . import conventions, file_kinds, rows
+from . import conventions, rows
 from .inputs import OPTIONS, read_official, references_from_hub, score_files
 from .scoring import AVERAGED, LANGUAGES
 
@@ -112,6 +112,12 @@ def _check(files: Any, report: Any) -> None:
     run(files, report)
 
 
+def _recognise(sample: Any) -> tuple[str, str] | None:
+    from .file_kinds import recognise  # imported on a refusal only: scoring never needs it
+
+    return recognise(sample)
+
+
 CONTRACT = MetricContract(
     "tydiqa_goldp",
     files=Files(
@@ -122,7 +128,7 @@ CONTRACT = MetricContract(
             gold=True,
         ),
         FileArgument("predictions JSON: one object {question id: answer text}"),
-        kinds=FileKinds(file_kinds.TASK, file_kinds.recognise),
+        kinds=FileKinds("TyDi QA GoldP", _recognise),
     ),
     options=[
         Option(name, parse, metavar=metavar, help=help, default=conventions.DEFAULT_CONVENTION)

@@ -7,8 +7,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-TASK = "TyDi QA GoldP"
-
 
 def recognise(sample: Any) -> tuple[str, str] | None:
     """The gold is SQuAD 1.1 JSON, an object with a ``data`` list; the predictions one object
