@@ -53,7 +53,17 @@ def read_official(
     ``taskeval.load(name).compute(**taskeval.read_official(name, references=R, predictions=P))``
     gives the official scorer's numbers on those files.
     """
-    return contract(name).reader.read_official(references, predictions)
+    try:
+        return contract(name).reader.read_official(references, predictions)
+    except ValueError as e:
+        raise _hinted(e, name, references, predictions) from None
+
+
+def _hinted(error: ValueError, names: Any, references: Any, predictions: Any) -> ValueError:
+    """``error`` naming the mistake behind it, when the files show one (``taskeval.mistakes``)."""
+    from .mistakes import add_hint
+
+    return add_hint(error, names, references, predictions)
 
 
 def metric_names(names: str | Sequence[str]) -> list[str]:
@@ -109,12 +119,15 @@ def score_files(
     for group in groups.values():
         reader = group[0].reader
         kwargs = {k: v for k, v in options.items() if k in accepted[group[0].name]}
-        if len(group) == 1:
-            scores = reader.score_files(references, predictions, **kwargs)
-        else:
-            scores = reader.score_metrics(
-                [c.name for c in group], references, predictions, **kwargs
-            )
+        try:
+            if len(group) == 1:
+                scores = reader.score_files(references, predictions, **kwargs)
+            else:
+                scores = reader.score_metrics(
+                    [c.name for c in group], references, predictions, **kwargs
+                )
+        except ValueError as e:
+            raise _hinted(e, names, references, predictions) from None
         clash = sorted(set(scores) & set(result))
         if clash:
             raise ValueError(f"{', '.join(names)} both give {', '.join(clash)}: score them apart")

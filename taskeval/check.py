@@ -480,7 +480,25 @@ def check(
     finally:
         if collecting:
             gc.enable()
-    return Report(name, files, _in_file_order(collector.problems), collector.rows)
+    problems = _in_file_order(collector.problems)
+    return Report(name, files, _hinted(problems, name, files), collector.rows)
+
+
+def _hinted(problems: list[Problem], name: str, files: CheckFiles) -> list[Problem]:
+    """The problems, the first error followed by the sentence naming the mistake behind them
+    (swapped files, a file of another task; ``taskeval.mistakes``), when the files show one."""
+    first = next((i for i, p in enumerate(problems) if p.level == ERROR), None)
+    if first is None:
+        return problems
+    from dataclasses import replace
+
+    from .mistakes import hint, with_sentence
+
+    sentence = hint(name, files.references, files.predictions)
+    if sentence is None:
+        return problems
+    message = with_sentence(problems[first].message, sentence)
+    return [*problems[:first], replace(problems[first], message=message), *problems[first + 1 :]]
 
 
 def _in_file_order(problems: list[Problem]) -> list[Problem]:

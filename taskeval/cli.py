@@ -614,9 +614,10 @@ def _located(
     try:
         return work()
     except OSError as e:
-        raise DataError(_os_error(e)) from None
+        raise DataError(_hinted(_os_error(e), metrics, references, predictions)) from None
     except ValueError as e:
         message = str(e)
+    at_fault = predictions
     if len(predictions) > 1 and _ROW.search(message):
         from .api import score_files
 
@@ -624,11 +625,27 @@ def _located(
             try:
                 score_files(metrics, references=references, predictions=path, **options)
             except (ValueError, OSError) as e:
-                message = f"{_where(metrics, references, path)(str(e))}"
+                message, at_fault = f"{_where(metrics, references, path)(str(e))}", [path]
                 break
     else:
         message = _where(metrics, references, predictions[0])(message)
-    raise DataError(message)
+    raise DataError(_hinted(message, metrics, references, at_fault))
+
+
+def _hinted(message: str, metrics: list[str], references: Any, predictions: list[Any]) -> str:
+    """``message`` and, once, the sentence naming the mistake behind it (swapped files, a file
+    of another task), when the files show one. Several prediction files: the first that shows
+    one, named."""
+    from .mistakes import hint, with_sentence
+
+    for path in predictions:
+        sentence = hint(metrics, references, path, named=len(predictions) > 1)
+        if sentence is not None:
+            unnamed = hint(metrics, references, path) if len(predictions) > 1 else None
+            if unnamed and unnamed != sentence:  # read_official's, without the path: replaced
+                message = message.replace(f" {unnamed}", "")
+            return with_sentence(message, sentence)
+    return message
 
 
 def _cell(value: Any) -> str:

@@ -28,6 +28,7 @@ __all__ = [
     "Config",
     "ContractError",
     "FileArgument",
+    "FileKinds",
     "Files",
     "ManyResamples",
     "MetricContract",
@@ -87,6 +88,23 @@ class FileArgument(_Record):
         self.help, self.kind, self.gzip, self.gold, self.optional = help, kind, gzip, gold, optional
 
 
+class FileKinds(_Record):
+    """How to tell the task's files at a glance, so that a refused file can be named as the
+    other side's (swapped predictions and references) or another task's (``taskeval.mistakes``).
+
+    ``task``: the task's name in messages ("FEVER"); metrics of the same task read the same files.
+    ``recognise(sample)``: a ``taskeval.mistakes.Sample`` (a file's name and first JSON value,
+    perhaps cut short; a folder's names) → ``("references" | "predictions", evidence)``, the
+    evidence as a message says it ("it has 'label' and 'evidence'"), or None for a file it does
+    not know. Asked only after an error, on any file: it must be cheap and not raise.
+    """
+
+    __slots__ = ("recognise", "task")
+
+    def __init__(self, task: str, recognise: Callable[[Any], tuple[str, str] | None]) -> None:
+        self.task, self.recognise = task, recognise
+
+
 class Files(_Record):
     """What ``--references`` and ``--predictions`` are.
 
@@ -95,10 +113,17 @@ class Files(_Record):
     row ``i`` of ``compute()``'s inputs is line ``i + 1`` of each file, so an error naming
     ``predictions[i]`` is reported as the file and line. ``gold_in_line(predictions, line)``:
     whether that prediction line carries its own gold (an error about its reference then names
-    the predictions file).
+    the predictions file). ``kinds``: how to tell the task's files (``FileKinds``).
     """
 
-    __slots__ = ("gold_in_line", "predictions", "references", "row_per_line", "submissions")
+    __slots__ = (
+        "gold_in_line",
+        "kinds",
+        "predictions",
+        "references",
+        "row_per_line",
+        "submissions",
+    )
 
     def __init__(
         self,
@@ -108,8 +133,9 @@ class Files(_Record):
         submissions: str | None = None,
         row_per_line: bool = False,
         gold_in_line: Callable[[Path, int], bool] | None = None,
+        kinds: FileKinds | None = None,
     ) -> None:
-        self.references, self.predictions = references, predictions
+        self.references, self.predictions, self.kinds = references, predictions, kinds
         self.submissions, self.row_per_line, self.gold_in_line = (
             submissions,
             row_per_line,
@@ -550,6 +576,9 @@ def _check_files(problems: list[str], files: Any) -> None:
     if isinstance(files.predictions, FileArgument) and files.predictions.optional:
         problems.append("CONTRACT.files.predictions cannot be optional")
     _callable(problems, "CONTRACT.files.gold_in_line", files.gold_in_line, optional=True)
+    if files.kinds is not None and _of(problems, "CONTRACT.files.kinds", files.kinds, FileKinds):
+        _text(problems, "CONTRACT.files.kinds.task", files.kinds.task)
+        _callable(problems, "CONTRACT.files.kinds.recognise", files.kinds.recognise)
 
 
 def _check_settings(problems: list[str], contract: MetricContract) -> None:

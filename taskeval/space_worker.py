@@ -22,6 +22,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .messages import MAX_MESSAGE_CHARS, shorten
+from .mistakes import with_sentence
 
 MIB = 1 << 20
 
@@ -157,19 +158,24 @@ def user_message(
     uploads: Sequence[str],
     folders: dict[str, str] | None = None,
     limit: int = MAX_MESSAGE_CHARS,
+    hint: str | None = None,
 ) -> str:
     """The error as the page shows it: uploads named as the user named them, no server paths,
     cut to ``limit`` characters. Linear in the length of the message, whatever it quotes.
 
     ``folders`` maps each temporary folder that holds a side's uploads to the side's name: its
-    path means "the uploaded <side> files"."""
+    path means "the uploaded <side> files". ``hint``: a sentence naming the mistake behind the
+    error (``taskeval.mistakes``), kept whole at the end however much of the rest is cut."""
     message = str(error) if isinstance(error, ValueError) else f"{type(error).__name__}: {error}"
+    if hint:
+        message = message.replace(hint, "").rstrip()
+        limit = max(limit - len(hint) - 2, 0)
     for folder, side in (folders or {}).items():
         message = message.replace(folder + os.sep, "")
         message = message.replace(folder, f"the uploaded {side} files")
     for path in sorted(uploads, key=len, reverse=True):  # a path before any path it starts
         message = message.replace(path, os.path.basename(path))
-    return shorten(_PARSER_POSITION.sub("", message), limit)
+    return with_sentence(shorten(_PARSER_POSITION.sub("", message), limit), hint)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -281,8 +287,18 @@ def run(task: dict, limits: Limits | None = None) -> dict:
                 [*task["names"], *[p for p in uploads if p]],
                 task["folders"],
                 limits.message_chars,
+                _mistake(task) if isinstance(e, ValueError) else None,
             )
         }
+
+
+def _mistake(task: dict) -> str | None:
+    """The sentence naming the mistake behind a refusal of uploaded files, if they show one."""
+    if task["source"] == "json":
+        return None
+    from .mistakes import hint
+
+    return hint(task["metric"], task["references"], task["predictions"])
 
 
 def _virtual_size() -> int | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from taskeval.contract import (
     Config,
     FileArgument,
+    FileKinds,
     Files,
     MetricContract,
     OutputFormat,
@@ -139,6 +140,12 @@ def _check(files: Any, report: Any) -> None:
     run(files, report)
 
 
+def _recognise(sample: Any) -> tuple[str, str] | None:
+    from .file_kinds import recognise  # imported on a refusal only: scoring never needs it
+
+    return recognise(sample)
+
+
 CONTRACT = MetricContract(
     "ehealthkd",
     files=Files(
@@ -150,6 +157,7 @@ CONTRACT = MetricContract(
         ),
         FileArgument("a submission laid out like the gold", kind="folder"),
         submissions="or a folder of several submissions (each scored on its own)",
+        kinds=FileKinds("eHealth-KD 2019", _recognise),
     ),
     config=Config(
         "scenario",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from taskeval.contract import (
     BarChart,
     FileArgument,
+    FileKinds,
     Files,
     MetricContract,
     Option,
@@ -123,6 +124,12 @@ def _confusion(details: list[dict], config: str | None) -> list[dict]:
     ]
 
 
+def _recognise(sample: Any) -> tuple[str, str] | None:
+    from .file_kinds import recognise  # imported on a refusal only: scoring never needs it
+
+    return recognise(sample)
+
+
 CONTRACT = MetricContract(
     "fever_score",
     files=Files(
@@ -135,6 +142,7 @@ CONTRACT = MetricContract(
         FileArgument("predictions JSONL (id, predicted_label, predicted_evidence)"),
         row_per_line=True,
         gold_in_line=_gold_in_line,
+        kinds=FileKinds("FEVER", _recognise),
     ),
     options=[
         Option(name, parse, metavar=metavar, help=help, default=core.DEFAULT_MAX_EVIDENCE)

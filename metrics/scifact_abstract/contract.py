@@ -12,6 +12,7 @@ import os
 from taskeval.contract import (
     BarChart,
     FileArgument,
+    FileKinds,
     Files,
     MetricContract,
     Reader,
@@ -129,12 +130,19 @@ def _check(files: Any, report: Any) -> None:
     run(files, report)
 
 
+def _recognise(sample: Any) -> tuple[str, str] | None:
+    from .file_kinds import recognise  # imported on a refusal only: scoring never needs it
+
+    return recognise(sample)
+
+
 CONTRACT = MetricContract(
     NAME,
     files=Files(
         FileArgument("gold claims JSONL (claims_dev.jsonl)", gold=True),
         FileArgument("predictions JSONL in the leaderboard's format"),
         row_per_line=True,
+        kinds=FileKinds("SciFact", _recognise),
     ),
     reader=Reader(
         read_official,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from taskeval.contract import (
     FileArgument,
+    FileKinds,
     Files,
     ManyResamples,
     MetricContract,
@@ -129,6 +130,12 @@ def _check(files: Any, report: Any) -> None:
     run(files, report)
 
 
+def _recognise(sample: Any) -> tuple[str, str] | None:
+    from .file_kinds import recognise  # imported on a refusal only: scoring never needs it
+
+    return recognise(sample)
+
+
 CONTRACT = MetricContract(
     "tydiqa",
     files=Files(
@@ -136,6 +143,7 @@ CONTRACT = MetricContract(
             "gold JSONL of the TyDi QA dev set (.jsonl or .jsonl.gz)", gzip=True, gold=True
         ),
         FileArgument("predictions JSONL in the official format"),
+        kinds=FileKinds("TyDi QA primary task", _recognise),
     ),
     options=[
         Option(name, parse, metavar=metavar, help=help, default=core.DEFAULT_THRESHOLD)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from taskeval.contract import (
     BarChart,
     FileArgument,
+    FileKinds,
     Files,
     MetricContract,
     Option,
@@ -111,6 +112,12 @@ def _check(files: Any, report: Any) -> None:
     run(files, report)
 
 
+def _recognise(sample: Any) -> tuple[str, str] | None:
+    from .file_kinds import recognise  # imported on a refusal only: scoring never needs it
+
+    return recognise(sample)
+
+
 CONTRACT = MetricContract(
     "tydiqa_goldp",
     files=Files(
@@ -121,6 +128,7 @@ CONTRACT = MetricContract(
             gold=True,
         ),
         FileArgument("predictions JSON: one object {question id: answer text}"),
+        kinds=FileKinds("TyDi QA GoldP", _recognise),
     ),
     options=[
         Option(name, parse, metavar=metavar, help=help, default=conventions.DEFAULT_CONVENTION)

@@ -1,0 +1,1 @@
+../scifact_abstract/file_kinds.py
