@@ -10,8 +10,11 @@ and removed once answered.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
+import os
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -99,10 +102,10 @@ def check_submission(
 ) -> tuple[Any, ...]:
     """The Check button: (error box, summary, problems, the JSON report's box, the report).
 
-    The uploads are removed once checked (the check is the page's last step for them)."""
+    The uploads are removed once checked."""
     files = (predictions, inputs, references)
     try:
-        with _uploads.using(files, last=True):
+        with _held(files):
             reply = _run(spec, predictions, inputs, references)
     except Exception as e:  # shown in the page: the Space explaining the request
         uploads = [p for f in files for p in _paths(f)]
@@ -119,9 +122,27 @@ def check_submission(
     )
 
 
+@contextlib.contextmanager
+def _held(files: Sequence[Any]) -> Iterator[None]:
+    """The uploads held while checked, then released as Compute's last step releases its own:
+    removed, unless another request holds them too (then the sweep removes them later)."""
+    try:
+        with _uploads.using(files, last=False):
+            yield
+    finally:
+        with _uploads.using(files, last=True):
+            pass
+
+
 def _run(spec: SpaceSpec, predictions: Any, inputs: Any, references: Any) -> dict:
     """The check, in a worker process; uploads of a folder side linked into a temporary folder
     for as long as it runs (as for Compute)."""
+    for path in (p for files in (predictions, inputs, references) for p in _paths(files)):
+        if not os.path.exists(path):  # a second Check of the same upload
+            raise ValueError(
+                f"{Path(path).name}: no longer on the server (uploads are removed once checked): "
+                "upload it again"
+            )
     # The gold is optional here, whatever scoring needs.
     checking = dataclasses.replace(spec, references_optional=True)
     paths = _paths(inputs)
