@@ -44,7 +44,7 @@ def panel(spec: SpaceSpec) -> None:
             f"file, line, id and field. **test inputs** (optional): {declared.inputs}. "
             "**gold** (optional): the references, held to the same ids."
         )
-        with gr.Row():
+        with gr.Row(elem_id="check-files"):
             predictions = gr.File(
                 label="predictions (the submission)",
                 file_count=count,
