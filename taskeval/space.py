@@ -784,6 +784,9 @@ def build(spec: SpaceSpec) -> gr.Blocks:
             wrap=True,  # long "why" texts wrap instead of being cut off
             elem_id="breakdown",
         )
+        from .space_check import panel  # (imports this module)
+
+        panel(spec)
         with gr.Accordion("Metric card", open=False):
             gr.Markdown(card + spec.extra_notes)
         gr.Markdown(_LIMITS.note(), elem_id="limits")

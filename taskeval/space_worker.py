@@ -336,13 +336,15 @@ def main(argv: Sequence[str]) -> None:
     if len(argv) > 2 and argv[2]:
         metric(argv[2], None)
         from .compare import intervals  # noqa: F401  (imported before the budget is set)
+    from .space_check_worker import run_check  # the "Check a submission" panel's tasks
+
     _limit_memory(limits.memory_bytes)
     while True:
         try:
             task = tasks.recv()
         except (EOFError, OSError):  # the server is gone
             return
-        reply = run(task, limits)
+        reply = (run_check if task.get("kind") == "check" else run)(task, limits)
         try:
             replies.send(reply)
         except MemoryError:

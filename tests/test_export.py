@@ -295,6 +295,10 @@ def test_exported_space_serves_and_computes(name, exports, hub_python, hub_env, 
         assert not (error or {}).get("visible", False), error
         shown = [list(map(str, r)) for r in scores["value"]["data"]]
         assert shown == flatten(_expected(name))
+        # The "Check a submission" panel answers too, with what the export bundled.
+        error, summary, *_ = client.predict(preds, None, refs, api_name="/check")
+        assert not (error or {}).get("visible", False), error
+        assert summary["value"].startswith(f"{name} "), summary
     finally:
         proc.kill()
         proc.wait()

@@ -37,6 +37,12 @@ SIDEWAYS = """(root) => [...root.querySelectorAll('*')].filter(e => {
   return ['auto', 'scroll'].includes(style.overflowX) && e.scrollWidth > e.clientWidth + 1;
 }).map(e => e.className)"""
 
+# Elements inside ``root`` reaching past the right edge of the screen (drawn or clipped).
+BEYOND = """(root) => [...root.querySelectorAll('*')].filter(e => {
+  const r = e.getBoundingClientRect();
+  return r.width > 0 && r.right > document.documentElement.clientWidth + 1;
+}).map(e => e.tagName + '.' + e.className)"""
+
 # Words of the cells under ``root`` whose letters are drawn on more than one line.
 BROKEN_WORDS = """(root) => {
   const broken = [];
@@ -128,6 +134,24 @@ def test_space_on_a_400px_screen(name, browser):  # noqa: F811
         assert page.locator("#breakdown").evaluate(BROKEN_WORDS) == []
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / f"{name}-{WIDTH}px.png"), full_page=True)
+        # The "Check a submission" panel, opened, answers the example: its report on the
+        # screen, its file names whole, nothing scrolling sideways.
+        page.get_by_text("Check a submission", exact=True).click()
+        page.locator("#check-button").click()
+        page.wait_for_function(
+            "name => document.querySelector('#check-summary textarea')?.value"
+            ".startsWith(name + ' ')",
+            arg=name,
+            timeout=60_000,
+        )
+        assert not page.locator("#check-error").is_visible()
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= WIDTH
+        assert page.locator("#check").evaluate(SIDEWAYS) == []
+        assert page.locator("#check").evaluate(BEYOND) == []
+        names = page.evaluate(BOXES, "#check-files .filename")
+        assert sorted("".join(n["text"].split()) for n in names) == expected
+        for box in [*names, *page.evaluate(BOXES, "#check-summary, #check-problems")]:
+            assert 0 <= box["left"] and box["right"] <= WIDTH and not box["cut"], box
         page.close()
     finally:
         proc.kill()
