@@ -25,7 +25,7 @@ import json
 import os
 import re
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -318,14 +318,17 @@ class Collector:
         gzip_by_name: bool = False,
         huge_ints: bool = True,
         loads: Callable[[bytes], Any] | None = None,
+        inflate: Callable[[Path], Iterable[bytes]] | None = None,
     ) -> Iterator[tuple[int, Any]]:
         """``jsonl`` one line at a time: for files too big to hold (documents). ``loads``: reads
         a line's bytes instead of the JSON reader (raising ``ValueError`` on a line that is not
-        JSON), for a metric that picks a few fields out of long lines."""
+        JSON), for a metric that picks a few fields out of long lines. ``inflate``: the
+        inflated bytes of a gzip file, chunk by chunk, by a reader of the metric's own (one
+        that inflates beside the parsing, say); by default ISA-L's threaded reader."""
         try:
             # (with a reader of the metric's own, no line is searched for huge integers)
             exact_only = huge_ints and loads is None
-            for number, data, exact in _lines(Path(path), gzip_by_name, exact_only):
+            for number, data, exact in _lines(Path(path), gzip_by_name, exact_only, inflate):
                 if not data.strip():
                     self.error(
                         "blank line: the official scorer reads every line as JSON",
@@ -362,6 +365,17 @@ def _a(word: str) -> str:
 
 # Integers orjson reads as floats (beyond [-2**63, 2**64)) have 20 digits, or 19 after a minus.
 _LONG_INT = re.compile(rb"\d{20}|-\d{19}")
+# The regular expression tries every byte (a few ms per MB): a file is first searched for 19
+# digits in a row as one byte string, its digits all made zeros (a C translation and search).
+_DIGITS_AS_ZEROS = bytes.maketrans(b"123456789", b"0" * 9)
+_NINETEEN_DIGITS = b"0" * 19
+
+
+def _has_long_int(data: bytes) -> bool:
+    """Whether ``data`` holds an integer orjson may read as a float (``_LONG_INT``)."""
+    if _NINETEEN_DIGITS not in data.translate(_DIGITS_AS_ZEROS):
+        return False
+    return _LONG_INT.search(data) is not None
 
 
 def _open_gzip(path: Path) -> Any:
@@ -374,20 +388,49 @@ def _open_gzip(path: Path) -> Any:
     return igzip_threaded.open(path, "rb", threads=1)
 
 
-def _lines(path: Path, gzip_by_name: bool, huge_ints: bool) -> Iterator[tuple[int, bytes, bool]]:
+def _lines(
+    path: Path,
+    gzip_by_name: bool,
+    huge_ints: bool,
+    inflate: Callable[[Path], Iterable[bytes]] | None = None,
+) -> Iterator[tuple[int, bytes, bool]]:
     """The lines of a text file as the official scorers see them, numbered from 1, without
     their line end: split at ``\\n``, ``\\r\\n`` and a lone ``\\r`` (universal newlines; JSON
     text holds no raw ``\\r`` inside a value). With each, whether orjson reads it exactly (no
     integer of 20 digits in it): a plain file is searched once, a gzip file line by line."""
     if gzip_by_name and ".gz" in path.name:
+        exact = None if huge_ints else True
+        if inflate is not None:
+            yield from _split(_chunk_lines(inflate(path)), exact)
+            return
         with _open_gzip(path) as raw:
-            yield from _split(raw, None if huge_ints else True)
+            yield from _split(raw, exact)
     else:
         data = path.read_bytes()
         lines = data.split(b"\n")
         if lines[-1] == b"":  # the end of the last line, or an empty file
             lines.pop()
-        yield from _split(lines, not huge_ints or not _LONG_INT.search(data))
+        yield from _split(lines, not huge_ints or not _has_long_int(data))
+
+
+def _chunk_lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """The lines of a binary file given in chunks, as iterating over the file gives them (each
+    ended by ``\\n``, which is dropped; the last one may have none)."""
+    pending: list[bytes] = []  # the unfinished line, in pieces
+    for chunk in chunks:
+        start = 0
+        while (end := chunk.find(b"\n", start)) != -1:
+            if pending:
+                pending.append(chunk[start:end])
+                yield b"".join(pending)
+                pending = []
+            else:
+                yield chunk[start:end]
+            start = end + 1
+        if start < len(chunk):
+            pending.append(chunk[start:])
+    if pending:
+        yield b"".join(pending)
 
 
 def _bulk(path: Path, huge_ints: bool) -> list[tuple[int, Any]] | None:
@@ -399,7 +442,7 @@ def _bulk(path: Path, huge_ints: bool) -> list[tuple[int, Any]] | None:
         data = path.read_bytes()
     except OSError:
         return None
-    if b"\r" in data or (huge_ints and _LONG_INT.search(data)):
+    if b"\r" in data or (huge_ints and _has_long_int(data)):
         return None
     lines = data.split(b"\n")
     if lines[-1] == b"":
@@ -416,7 +459,7 @@ def _split(lines: Any, exact: bool | None) -> Iterator[tuple[int, bytes, bool]]:
         line = line.rstrip(b"\n").removesuffix(b"\r")
         for part in line.split(b"\r") if b"\r" in line else (line,):
             number += 1
-            yield number, part, exact if exact is not None else not _LONG_INT.search(part)
+            yield number, part, exact if exact is not None else not _has_long_int(part)
 
 
 try:

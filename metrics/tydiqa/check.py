@@ -18,9 +18,11 @@ is reported, not the first; each gold line by ``scoring.normalize_reference``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from operator import itemgetter
 from typing import Any
 
+from .file_lines import gzip_chunks, zlib
 from .rows import normalize_prediction, normalize_reference
 
 _SCORE_FIELDS = ("passage_answer_score", "minimal_answer_score")
@@ -115,19 +117,53 @@ def _example_line(data: bytes) -> Any:
 # A backslash and what follows it: u and four hex digits, a one-character escape, or nothing
 # JSON allows (empty).
 _ESCAPE = re.compile(rb'\\(u[0-9a-fA-F]{4}|["\\/bfnrt]|)')
+_ONE_CHAR = frozenset(b'"\\/bfnrt')  # what follows the backslash of a one-character escape
+_HEX4 = re.compile(rb"[0-9a-fA-F]{4}")
+_WALKED = 256  # escapes walked one at a time; a document with more is measured by _counted
 
 
 def _measure(data: bytes, start: int, end: int) -> int | None:
-    """The UTF-8 length of the text of the inside of a JSON string, ``data[start:end]``, that
-    holds escapes (lone surrogates 3 bytes, as json reads them), or None for an escape JSON
-    does not have."""
+    """The UTF-8 length of the text of the inside of a JSON string, ``data[start:end]`` (lone
+    surrogates 3 bytes, as json reads them), or None for an escape JSON does not have where the
+    string holds a ``\\u`` (see ``_counted``).
+
+    The escapes, a few dozen in a document, are walked from one backslash to the next (each
+    found by memchr), as ``_ESCAPE`` matches them: three passes over the document saved. A
+    document with many escapes, or one JSON does not have, is left to ``_counted``."""
+    length = end - start
+    p = data.find(b"\\", start, end)
+    walked, high_end = 0, -1
+    while p >= 0:
+        walked += 1
+        if walked > _WALKED:
+            return _counted(data, start, end)
+        if data[p + 1] in _ONE_CHAR:  # the closing quote is unescaped: p + 1 < end
+            length -= 1  # two bytes for one
+            p = data.find(b"\\", p + 2, end)
+            continue
+        if data[p + 1] != 0x75 or not _HEX4.fullmatch(data, p + 2, min(p + 6, end)):
+            return _counted(data, start, end)  # an escape JSON does not have
+        code = int(data[p + 2 : p + 6], 16)
+        if 0xDC00 <= code <= 0xDFFF and p == high_end:
+            length -= 5  # the pair is one 4-byte character: its high half counted 3
+            high_end = -1
+        else:
+            length -= 6 - (1 if code < 0x80 else 2 if code < 0x800 else 3)
+            high_end = p + 6 if 0xD800 <= code <= 0xDBFF else -1
+        p = data.find(b"\\", p + 6, end)
+    return length
+
+
+def _counted(data: bytes, start: int, end: int) -> int | None:
+    """``_measure`` by C-level counts and, where the string holds a ``\\u``, every escape
+    matched: one-character escapes alone are not validated (no scorer reads the document)."""
     length = end - start
     backslashes = data.count(b"\\", start, end)
     if not backslashes:
         return length
     if data.find(b"\\u", start, end) < 0:
-        # One-character escapes only (not validated: no scorer reads the document): each is two
-        # bytes for one; pairs of backslashes, counted from the left, are escaped backslashes.
+        # One-character escapes only: each is two bytes for one; pairs of backslashes, counted
+        # from the left, are escaped backslashes.
         return length - (backslashes - data.count(b"\\\\", start, end))
     high_end = -1
     for m in _ESCAPE.finditer(data, start, end):
@@ -221,12 +257,22 @@ def _candidates(value: Any) -> tuple[list, list] | None:
     return starts, ends
 
 
+def _inflated(path: Any) -> Iterator[bytes]:
+    """A gzip file's inflated bytes, by the metric's reader (``file_lines``: inflated in a
+    thread of its own beside the parsing); ISA-L's error on a corrupt stream as an OSError."""
+    try:
+        yield from gzip_chunks(path)
+    except zlib.error as e:
+        raise OSError(str(e)) from None
+
+
 def _examples(report: Any, path: Any, gold: bool) -> dict[int, _Example]:
     """The examples of an inputs (or gold) file by id; a line that is not one is reported."""
     examples: dict[int, _Example] = {}
     # Only example_id (an int64: a larger integer, read as a float, is refused either way),
     # language, the document's length and the candidates are read (and the gold annotations).
-    for number, row in report.iter_jsonl(path, gzip_by_name=True, loads=_example_line):
+    rows = report.iter_jsonl(path, gzip_by_name=True, loads=_example_line, inflate=_inflated)
+    for number, row in rows:
         if type(row) is not dict or type(row.get("example_id")) is not int:
             report.error("expected a JSON object with an int 'example_id'", file=path, line=number)
             continue
@@ -285,6 +331,8 @@ def _against(report: Any, path: Any, number: int, pred: tuple, example: _Example
         )
     if start < 0:
         return
+    if end <= example.length and 0 <= index < n and starts[index] <= start and end <= ends[index]:
+        return  # within the document and the predicted passage: nothing to report
     span = (start, end)
     if end > example.length:
         error(
