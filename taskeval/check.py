@@ -20,13 +20,11 @@ JSONL files line by line with each unreadable line reported, and the command lin
 from __future__ import annotations
 
 import gc
-import gzip
 import json
 import os
 import re
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -47,17 +45,71 @@ ERROR, WARNING = "error", "warning"
 _PathLike = str | os.PathLike
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One problem: its ``level`` (``"error"`` or ``"warning"``), where it is (``file``, 1-based
-    ``line``, the row's ``id``, the ``field``; each None when it does not apply) and what it is."""
+class _Fields:
+    """What ``@dataclass`` gives these classes (repr, equality by field, and when ``_frozen``, a
+    hash and no assignment), without importing dataclasses and inspect on every ``taskeval
+    check``, where they cost more than checking a small file."""
 
+    _fields: tuple[str, ...] = ()
+    _frozen = False
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, name) for name in self._fields)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
+        return f"{type(self).__qualname__}({shown})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        if not self._frozen:
+            raise TypeError(f"unhashable type: {type(self).__name__!r}")
+        return hash(self._values())
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self._frozen:
+            raise AttributeError(f"cannot assign to field {name!r}")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        if self._frozen:
+            raise AttributeError(f"cannot delete field {name!r}")
+        object.__delattr__(self, name)
+
+
+class Problem(_Fields):
+    """One problem: its ``level`` (``"error"`` or ``"warning"``), where it is (``file``, 1-based
+    ``line``, the row's ``id``, the ``field``; each None when it does not apply) and what it is.
+    Frozen."""
+
+    _fields = ("level", "file", "line", "id", "field", "message")
+    _frozen = True
     level: str
     file: str | None
     line: int | None
     id: Any
     field: str | None
     message: str
+
+    def __init__(
+        self,
+        level: str,
+        file: str | None,
+        line: int | None,
+        id: Any,
+        field: str | None,
+        message: str,
+    ) -> None:
+        for name, value in zip(self._fields, (level, file, line, id, field, message)):
+            object.__setattr__(self, name, value)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The fields by name, in order."""
+        return dict(zip(self._fields, self._values()))
 
     def location(self) -> str:
         """``file:line`` (or the part known)."""
@@ -77,25 +129,43 @@ class Problem:
         return f"{head}{self.level}: " + (f"{', '.join(about)}: " if about else "") + self.message
 
 
-@dataclass(frozen=True)
-class CheckFiles:
+class CheckFiles(_Fields):
     """The files a metric's check reads: the submission, the task's unlabelled test inputs (one
-    or more files, in the order given) and the gold, when the user has it."""
+    or more files, in the order given) and the gold, when the user has it. Frozen."""
 
+    _fields = ("predictions", "inputs", "references")
+    _frozen = True
     predictions: Path
-    inputs: tuple[Path, ...] = ()
-    references: Path | None = None
+    inputs: tuple[Path, ...]
+    references: Path | None
+
+    def __init__(
+        self, predictions: Path, inputs: tuple[Path, ...] = (), references: Path | None = None
+    ) -> None:
+        for name, value in zip(self._fields, (predictions, inputs, references)):
+            object.__setattr__(self, name, value)
 
 
-@dataclass
-class Report:
+class Report(_Fields):
     """What ``check`` found: every problem, in the order found; ``rows``, the number of
     prediction rows read."""
 
+    _fields = ("metric", "files", "problems", "rows")
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
     metric: str
     files: CheckFiles
-    problems: list[Problem] = field(default_factory=list)
-    rows: int = 0
+    problems: list[Problem]
+    rows: int
+
+    def __init__(
+        self,
+        metric: str,
+        files: CheckFiles,
+        problems: list[Problem] | None = None,
+        rows: int = 0,
+    ) -> None:
+        self.metric, self.files, self.rows = metric, files, rows
+        self.problems = [] if problems is None else problems
 
     @property
     def errors(self) -> list[Problem]:
@@ -132,7 +202,7 @@ class Report:
             "ok": self.ok,
             "errors": len(self.errors),
             "warnings": len(self.warnings),
-            "problems": [_json_ready(asdict(p)) for p in self.problems],
+            "problems": [_json_ready(p.as_dict()) for p in self.problems],
         }
 
 
@@ -384,6 +454,8 @@ def _open_gzip(path: Path) -> Any:
     try:
         from isal import igzip_threaded
     except ImportError:
+        import gzip
+
         return gzip.open(path, "rb")
     return igzip_threaded.open(path, "rb", threads=1)
 
@@ -436,11 +508,12 @@ def _chunk_lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
 def _bulk(path: Path, huge_ints: bool) -> list[tuple[int, Any]] | None:
     """Every line of a plain file read by orjson in one pass, or None (then line by line, for
     the problems): for a file of ``\\n``-ended lines that orjson reads exactly, all JSON."""
-    if _fast_loads is None:
-        return None
     try:
         data = path.read_bytes()
     except OSError:
+        return None
+    fast = _fast_parser() if len(data) >= _SMALL else None
+    if fast is None:  # a small file: read line by line with json (orjson not imported)
         return None
     if b"\r" in data or (huge_ints and _has_long_int(data)):
         return None
@@ -448,7 +521,7 @@ def _bulk(path: Path, huge_ints: bool) -> list[tuple[int, Any]] | None:
     if lines[-1] == b"":
         lines.pop()
     try:
-        return list(enumerate(map(_fast_loads, lines), 1))
+        return list(enumerate(map(fast, lines), 1))
     except ValueError:  # a blank line or one that is not JSON: reported line by line
         return None
 
@@ -462,15 +535,27 @@ def _split(lines: Any, exact: bool | None) -> Iterator[tuple[int, bytes, bool]]:
             yield number, part, exact if exact is not None else not _has_long_int(part)
 
 
-try:
-    from orjson import loads as _fast_loads
-except ImportError:  # json alone: slower, same values
-    _fast_loads = None
+_SMALL = 1 << 20  # bytes: below this, importing orjson costs more than it saves
+_fast_loads: Callable[[bytes], Any] | None = None  # orjson's, once a big file is read
+
+
+def _fast_parser() -> Callable[[bytes], Any] | None:
+    """``orjson.loads``, imported on first use, or None where orjson is missing (json alone:
+    slower, same values)."""
+    global _fast_loads
+    if _fast_loads is None:
+        try:
+            from orjson import loads
+        except ImportError:
+            return None
+        _fast_loads = loads
+    return _fast_loads
 
 
 def _loads(data: bytes, exact: bool) -> Any:
-    """A line's JSON value as Python's ``json`` reads it from UTF-8 text: orjson where it reads
-    the same (``exact``; it refuses NaN and lone surrogates, which json then reads)."""
+    """A line's JSON value as Python's ``json`` reads it from UTF-8 text: orjson (once imported
+    for a big file) where it reads the same (``exact``; it refuses NaN and lone surrogates,
+    which json then reads)."""
     if exact and _fast_loads is not None:
         try:
             return _fast_loads(data)
