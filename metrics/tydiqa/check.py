@@ -18,7 +18,7 @@ is reported, not the first; each gold line by ``scoring.normalize_reference``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from operator import itemgetter
 from typing import Any
 
@@ -27,6 +27,7 @@ from .rows import normalize_prediction, normalize_reference
 
 _SCORE_FIELDS = ("passage_answer_score", "minimal_answer_score")
 _FEW = 10  # below this many predictions, no answer at all is no sign
+_IDLE_LINES = 256  # prediction lines checked each time the inputs' reader waits for data
 _SHOWN = 5  # lines named in a warning about many rows
 
 
@@ -209,35 +210,38 @@ def _as_official(row: dict) -> dict:
     return converted or row
 
 
-def _predictions(report: Any, path: Any) -> tuple[list[tuple[int, tuple]], list[tuple[int, Any]]]:
-    """(line, compact prediction) of each line the scorer reads, the others reported; and
-    (line, example_id) of every line that names one, read or not."""
-    out, ids = [], []
+def _prediction_steps(report: Any, path: Any, out: list, ids: list) -> Iterator[None]:
+    """Into ``out``, (line, compact prediction) of each line the scorer reads, the others
+    reported; into ``ids``, (line, example_id) of every line that names one, read or not. A
+    step per ``_IDLE_LINES`` lines, so that the lines are checked while the inputs' reader
+    waits for inflated data."""
     lines = report.jsonl(path)
-    for number, row in lines:
-        row_id = row.get("example_id") if type(row) is dict else None
-        if row_id is not None:
-            ids.append((number, row_id))
-        try:
-            if type(row) is not dict:
-                raise ValueError(f"expected a JSON object, got {row!r}")
-            pred = normalize_prediction(_as_official(row), "predictions[0]")
-        except ValueError as e:
-            report.refused(e, file=path, line=number, id=row_id)
-            continue
-        if pred[4] >= 0 and pred[4] == pred[5]:
-            report.error(
-                f"[{pred[4]}, {pred[5]}) is empty, surely not meant (the official scorer fails on one "
-                f"inside a gold span: AssertionError); -1, -1 is the null span",
-                file=path,
-                line=number,
-                id=row_id,
-                field="'minimal_answer'",
-            )
-            continue
-        out.append((number, pred))
+    yield
+    for first in range(0, len(lines), _IDLE_LINES):
+        for number, row in lines[first : first + _IDLE_LINES]:
+            row_id = row.get("example_id") if type(row) is dict else None
+            if row_id is not None:
+                ids.append((number, row_id))
+            try:
+                if type(row) is not dict:
+                    raise ValueError(f"expected a JSON object, got {row!r}")
+                pred = normalize_prediction(_as_official(row), "predictions[0]")
+            except ValueError as e:
+                report.refused(e, file=path, line=number, id=row_id)
+                continue
+            if pred[4] >= 0 and pred[4] == pred[5]:
+                report.error(
+                    f"[{pred[4]}, {pred[5]}) is empty, surely not meant (the official scorer "
+                    f"fails on one inside a gold span: AssertionError); -1, -1 is the null span",
+                    file=path,
+                    line=number,
+                    id=row_id,
+                    field="'minimal_answer'",
+                )
+                continue
+            out.append((number, pred))
+        yield
     report.rows = len(lines)
-    return out, ids
 
 
 _START, _END = itemgetter("plaintext_start_byte"), itemgetter("plaintext_end_byte")
@@ -257,21 +261,26 @@ def _candidates(value: Any) -> tuple[list, list] | None:
     return starts, ends
 
 
-def _inflated(path: Any) -> Iterator[bytes]:
+def _inflated(path: Any, idle: Callable[[], bool] | None = None) -> Iterator[bytes]:
     """A gzip file's inflated bytes, by the metric's reader (``file_lines``: inflated in a
-    thread of its own beside the parsing); ISA-L's error on a corrupt stream as an OSError."""
+    thread of its own beside the parsing, ``idle()`` called while none is ready); ISA-L's
+    error on a corrupt stream as an OSError."""
     try:
-        yield from gzip_chunks(path)
+        yield from gzip_chunks(path, idle)
     except zlib.error as e:
         raise OSError(str(e)) from None
 
 
-def _examples(report: Any, path: Any, gold: bool) -> dict[int, _Example]:
+def _examples(
+    report: Any, path: Any, gold: bool, idle: Callable[[], bool] | None = None
+) -> dict[int, _Example]:
     """The examples of an inputs (or gold) file by id; a line that is not one is reported."""
     examples: dict[int, _Example] = {}
     # Only example_id (an int64: a larger integer, read as a float, is refused either way),
     # language, the document's length and the candidates are read (and the gold annotations).
-    rows = report.iter_jsonl(path, gzip_by_name=True, loads=_example_line, inflate=_inflated)
+    rows = report.iter_jsonl(
+        path, gzip_by_name=True, loads=_example_line, inflate=lambda p: _inflated(p, idle)
+    )
     for number, row in rows:
         if type(row) is not dict or type(row.get("example_id")) is not int:
             report.error("expected a JSON object with an int 'example_id'", file=path, line=number)
@@ -360,16 +369,29 @@ def run(files: Any, report: Any) -> None:
     """Check ``files.predictions`` (with ``files.inputs``, ``files.references``) into
     ``report``."""
     path = files.predictions
-    predictions, ids = _predictions(report, path)
+    # The predictions are checked while the inputs' reader waits for inflated data, into a
+    # collector of their own: their problems then go first, as if checked first.
+    own = type(report)(report.files)
+    predictions: list[tuple[int, tuple]] = []
+    ids: list[tuple[int, Any]] = []
+    steps = _prediction_steps(own, path, predictions, ids)
+
+    def idle() -> bool:
+        return next(steps, False) is None
+
     examples: dict[int, _Example] = {}
     source = None
     for inputs in files.inputs:
-        examples.update(_examples(report, inputs, gold=False))
+        examples.update(_examples(report, inputs, gold=False, idle=idle))
         source = inputs
     if files.references is not None:
-        gold = _examples(report, files.references, gold=True)
+        gold = _examples(report, files.references, gold=True, idle=idle)
         if source is None:
             examples, source = gold, files.references
+    for _ in steps:  # what the waits left
+        pass
+    report.problems[:0] = own.problems
+    report.rows = own.rows
     if source is not None:
         expected = [(e.line, example_id) for example_id, e in examples.items()]
         report.match_ids(expected, source, ids, path, by_position=False, what="example")
