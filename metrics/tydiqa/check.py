@@ -250,11 +250,11 @@ _START, _END = itemgetter("plaintext_start_byte"), itemgetter("plaintext_end_byt
 def _candidates(value: Any) -> tuple[list, list] | None:
     """The candidates as ``(starts, ends)`` byte offsets, or None unless each is an object with
     two int offsets (whole columns at a time: documents have dozens of candidates)."""
-    if type(value) is not list or not set(map(type, value)) <= {dict}:
+    if type(value) is not list:
         return None
-    try:
+    try:  # (an item that is no object, read from JSON, is no mapping: TypeError)
         starts, ends = list(map(_START, value)), list(map(_END, value))
-    except KeyError:
+    except (KeyError, TypeError):
         return None
     if not set(map(type, starts)) | set(map(type, ends)) <= {int}:
         return None
