@@ -18,6 +18,7 @@ is reported, not the first; each gold line by ``scoring.normalize_reference``.
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Callable, Iterator
 from operator import itemgetter
 from typing import Any
@@ -261,6 +262,15 @@ def _candidates(value: Any) -> tuple[list, list] | None:
     return starts, ends
 
 
+def _packed(candidates: tuple[list, list]) -> tuple:
+    """The offsets as arrays of 64-bit ints where they fit (the parsed ints then freed: a dev
+    file's are millions), else as they are."""
+    try:
+        return array("q", candidates[0]), array("q", candidates[1])
+    except OverflowError:
+        return candidates
+
+
 def _inflated(path: Any, idle: Callable[[], bool] | None = None) -> Iterator[bytes]:
     """A gzip file's inflated bytes, by the metric's reader (``file_lines``: inflated in a
     thread of its own beside the parsing, ``idle()`` called while none is ready); ISA-L's
@@ -313,7 +323,7 @@ def _examples(
                 field="'example_id'",
             )
             continue
-        examples[example_id] = _Example(number, row.get("language"), length, candidates)
+        examples[example_id] = _Example(number, row.get("language"), length, _packed(candidates))
     return examples
 
 
