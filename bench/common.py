@@ -17,7 +17,7 @@ import sysconfig
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -145,25 +145,32 @@ def official_checkout(folder: str | None, name: str, probe: str) -> Path | None:
 
 @dataclass
 class Run:
-    """Wall times (s) and the peak RSS (MB) of one command run several times."""
+    """Wall times (s), the peak RSS (MB) and CPU times (user + system, s, every thread) of one
+    command run several times."""
 
     walls: list[float]
     peak_mb: float
+    cpus: list[float] = field(default_factory=list)
 
     @property
     def median(self) -> float:
         return statistics.median(self.walls)
 
+    @property
+    def cpu_median(self) -> float:
+        return statistics.median(self.cpus)
 
-# Runs one command and prints its wall time and peak RSS: a small fresh interpreter forks it, so
-# the peak is the command's own (a child forked from a big benchmark process would inherit the
-# benchmark's peak, which survives exec).
+
+# Runs one command and prints its wall time, peak RSS and CPU time: a small fresh interpreter
+# forks it, so the peak is the command's own (a child forked from a big benchmark process would
+# inherit the benchmark's peak, which survives exec).
 _PROBE = (
     "import resource, subprocess, sys, time\n"
     "t = time.perf_counter()\n"
     "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)\n"
     "wall = time.perf_counter() - t\n"
-    "print(wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)"
+    "used = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+    "print(wall, used.ru_maxrss / 1024, used.ru_utime + used.ru_stime)"
 )
 
 
@@ -189,9 +196,10 @@ def alternate(
             )
             if done.returncode != 0:
                 raise RuntimeError(f"{argv} failed: {done.stderr[-2000:]}")
-            wall, peak = map(float, done.stdout.split())
+            wall, peak, cpu = map(float, done.stdout.split())
             runs[name].walls.append(wall)
             runs[name].peak_mb = max(runs[name].peak_mb, peak)
+            runs[name].cpus.append(cpu)
     return runs
 
 

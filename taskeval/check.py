@@ -20,13 +20,11 @@ JSONL files line by line with each unreadable line reported, and the command lin
 from __future__ import annotations
 
 import gc
-import gzip
 import json
 import os
 import re
 import zlib
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -47,17 +45,71 @@ ERROR, WARNING = "error", "warning"
 _PathLike = str | os.PathLike
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One problem: its ``level`` (``"error"`` or ``"warning"``), where it is (``file``, 1-based
-    ``line``, the row's ``id``, the ``field``; each None when it does not apply) and what it is."""
+class _Fields:
+    """What ``@dataclass`` gives these classes (repr, equality by field, and when ``_frozen``, a
+    hash and no assignment), without importing dataclasses and inspect on every ``taskeval
+    check``, where they cost more than checking a small file."""
 
+    _fields: tuple[str, ...] = ()
+    _frozen = False
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, name) for name in self._fields)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
+        return f"{type(self).__qualname__}({shown})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        if not self._frozen:
+            raise TypeError(f"unhashable type: {type(self).__name__!r}")
+        return hash(self._values())
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self._frozen:
+            raise AttributeError(f"cannot assign to field {name!r}")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        if self._frozen:
+            raise AttributeError(f"cannot delete field {name!r}")
+        object.__delattr__(self, name)
+
+
+class Problem(_Fields):
+    """One problem: its ``level`` (``"error"`` or ``"warning"``), where it is (``file``, 1-based
+    ``line``, the row's ``id``, the ``field``; each None when it does not apply) and what it is.
+    Frozen."""
+
+    _fields = ("level", "file", "line", "id", "field", "message")
+    _frozen = True
     level: str
     file: str | None
     line: int | None
     id: Any
     field: str | None
     message: str
+
+    def __init__(
+        self,
+        level: str,
+        file: str | None,
+        line: int | None,
+        id: Any,
+        field: str | None,
+        message: str,
+    ) -> None:
+        for name, value in zip(self._fields, (level, file, line, id, field, message)):
+            object.__setattr__(self, name, value)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The fields by name, in order."""
+        return dict(zip(self._fields, self._values()))
 
     def location(self) -> str:
         """``file:line`` (or the part known)."""
@@ -77,25 +129,43 @@ class Problem:
         return f"{head}{self.level}: " + (f"{', '.join(about)}: " if about else "") + self.message
 
 
-@dataclass(frozen=True)
-class CheckFiles:
+class CheckFiles(_Fields):
     """The files a metric's check reads: the submission, the task's unlabelled test inputs (one
-    or more files, in the order given) and the gold, when the user has it."""
+    or more files, in the order given) and the gold, when the user has it. Frozen."""
 
+    _fields = ("predictions", "inputs", "references")
+    _frozen = True
     predictions: Path
-    inputs: tuple[Path, ...] = ()
-    references: Path | None = None
+    inputs: tuple[Path, ...]
+    references: Path | None
+
+    def __init__(
+        self, predictions: Path, inputs: tuple[Path, ...] = (), references: Path | None = None
+    ) -> None:
+        for name, value in zip(self._fields, (predictions, inputs, references)):
+            object.__setattr__(self, name, value)
 
 
-@dataclass
-class Report:
+class Report(_Fields):
     """What ``check`` found: every problem, in the order found; ``rows``, the number of
     prediction rows read."""
 
+    _fields = ("metric", "files", "problems", "rows")
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
     metric: str
     files: CheckFiles
-    problems: list[Problem] = field(default_factory=list)
-    rows: int = 0
+    problems: list[Problem]
+    rows: int
+
+    def __init__(
+        self,
+        metric: str,
+        files: CheckFiles,
+        problems: list[Problem] | None = None,
+        rows: int = 0,
+    ) -> None:
+        self.metric, self.files, self.rows = metric, files, rows
+        self.problems = [] if problems is None else problems
 
     @property
     def errors(self) -> list[Problem]:
@@ -132,7 +202,7 @@ class Report:
             "ok": self.ok,
             "errors": len(self.errors),
             "warnings": len(self.warnings),
-            "problems": [_json_ready(asdict(p)) for p in self.problems],
+            "problems": [_json_ready(p.as_dict()) for p in self.problems],
         }
 
 
@@ -318,14 +388,17 @@ class Collector:
         gzip_by_name: bool = False,
         huge_ints: bool = True,
         loads: Callable[[bytes], Any] | None = None,
+        inflate: Callable[[Path], Iterable[bytes]] | None = None,
     ) -> Iterator[tuple[int, Any]]:
         """``jsonl`` one line at a time: for files too big to hold (documents). ``loads``: reads
         a line's bytes instead of the JSON reader (raising ``ValueError`` on a line that is not
-        JSON), for a metric that picks a few fields out of long lines."""
+        JSON), for a metric that picks a few fields out of long lines. ``inflate``: the
+        inflated bytes of a gzip file, chunk by chunk, by a reader of the metric's own (one
+        that inflates beside the parsing, say); by default ISA-L's threaded reader."""
         try:
             # (with a reader of the metric's own, no line is searched for huge integers)
             exact_only = huge_ints and loads is None
-            for number, data, exact in _lines(Path(path), gzip_by_name, exact_only):
+            for number, data, exact in _lines(Path(path), gzip_by_name, exact_only, inflate):
                 if not data.strip():
                     self.error(
                         "blank line: the official scorer reads every line as JSON",
@@ -362,6 +435,17 @@ def _a(word: str) -> str:
 
 # Integers orjson reads as floats (beyond [-2**63, 2**64)) have 20 digits, or 19 after a minus.
 _LONG_INT = re.compile(rb"\d{20}|-\d{19}")
+# The regular expression tries every byte (a few ms per MB): a file is first searched for 19
+# digits in a row as one byte string, its digits all made zeros (a C translation and search).
+_DIGITS_AS_ZEROS = bytes.maketrans(b"123456789", b"0" * 9)
+_NINETEEN_DIGITS = b"0" * 19
+
+
+def _has_long_int(data: bytes) -> bool:
+    """Whether ``data`` holds an integer orjson may read as a float (``_LONG_INT``)."""
+    if _NINETEEN_DIGITS not in data.translate(_DIGITS_AS_ZEROS):
+        return False
+    return _LONG_INT.search(data) is not None
 
 
 def _open_gzip(path: Path) -> Any:
@@ -370,42 +454,74 @@ def _open_gzip(path: Path) -> Any:
     try:
         from isal import igzip_threaded
     except ImportError:
+        import gzip
+
         return gzip.open(path, "rb")
     return igzip_threaded.open(path, "rb", threads=1)
 
 
-def _lines(path: Path, gzip_by_name: bool, huge_ints: bool) -> Iterator[tuple[int, bytes, bool]]:
+def _lines(
+    path: Path,
+    gzip_by_name: bool,
+    huge_ints: bool,
+    inflate: Callable[[Path], Iterable[bytes]] | None = None,
+) -> Iterator[tuple[int, bytes, bool]]:
     """The lines of a text file as the official scorers see them, numbered from 1, without
     their line end: split at ``\\n``, ``\\r\\n`` and a lone ``\\r`` (universal newlines; JSON
     text holds no raw ``\\r`` inside a value). With each, whether orjson reads it exactly (no
     integer of 20 digits in it): a plain file is searched once, a gzip file line by line."""
     if gzip_by_name and ".gz" in path.name:
+        exact = None if huge_ints else True
+        if inflate is not None:
+            yield from _split(_chunk_lines(inflate(path)), exact)
+            return
         with _open_gzip(path) as raw:
-            yield from _split(raw, None if huge_ints else True)
+            yield from _split(raw, exact)
     else:
         data = path.read_bytes()
         lines = data.split(b"\n")
         if lines[-1] == b"":  # the end of the last line, or an empty file
             lines.pop()
-        yield from _split(lines, not huge_ints or not _LONG_INT.search(data))
+        yield from _split(lines, not huge_ints or not _has_long_int(data))
+
+
+def _chunk_lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """The lines of a binary file given in chunks, as iterating over the file gives them (each
+    ended by ``\\n``, which is dropped; the last one may have none)."""
+    pending: list[bytes] = []  # the unfinished line, in pieces
+    for chunk in chunks:
+        start = 0
+        while (end := chunk.find(b"\n", start)) != -1:
+            if pending:
+                pending.append(chunk[start:end])
+                yield b"".join(pending)
+                pending = []
+            else:
+                yield chunk[start:end]
+            start = end + 1
+        if start < len(chunk):
+            pending.append(chunk[start:])
+    if pending:
+        yield b"".join(pending)
 
 
 def _bulk(path: Path, huge_ints: bool) -> list[tuple[int, Any]] | None:
     """Every line of a plain file read by orjson in one pass, or None (then line by line, for
     the problems): for a file of ``\\n``-ended lines that orjson reads exactly, all JSON."""
-    if _fast_loads is None:
-        return None
     try:
         data = path.read_bytes()
     except OSError:
         return None
-    if b"\r" in data or (huge_ints and _LONG_INT.search(data)):
+    fast = _fast_parser() if len(data) >= _SMALL else None
+    if fast is None:  # a small file: read line by line with json (orjson not imported)
+        return None
+    if b"\r" in data or (huge_ints and _has_long_int(data)):
         return None
     lines = data.split(b"\n")
     if lines[-1] == b"":
         lines.pop()
     try:
-        return list(enumerate(map(_fast_loads, lines), 1))
+        return list(enumerate(map(fast, lines), 1))
     except ValueError:  # a blank line or one that is not JSON: reported line by line
         return None
 
@@ -416,18 +532,30 @@ def _split(lines: Any, exact: bool | None) -> Iterator[tuple[int, bytes, bool]]:
         line = line.rstrip(b"\n").removesuffix(b"\r")
         for part in line.split(b"\r") if b"\r" in line else (line,):
             number += 1
-            yield number, part, exact if exact is not None else not _LONG_INT.search(part)
+            yield number, part, exact if exact is not None else not _has_long_int(part)
 
 
-try:
-    from orjson import loads as _fast_loads
-except ImportError:  # json alone: slower, same values
-    _fast_loads = None
+_SMALL = 1 << 20  # bytes: below this, importing orjson costs more than it saves
+_fast_loads: Callable[[bytes], Any] | None = None  # orjson's, once a big file is read
+
+
+def _fast_parser() -> Callable[[bytes], Any] | None:
+    """``orjson.loads``, imported on first use, or None where orjson is missing (json alone:
+    slower, same values)."""
+    global _fast_loads
+    if _fast_loads is None:
+        try:
+            from orjson import loads
+        except ImportError:
+            return None
+        _fast_loads = loads
+    return _fast_loads
 
 
 def _loads(data: bytes, exact: bool) -> Any:
-    """A line's JSON value as Python's ``json`` reads it from UTF-8 text: orjson where it reads
-    the same (``exact``; it refuses NaN and lone surrogates, which json then reads)."""
+    """A line's JSON value as Python's ``json`` reads it from UTF-8 text: orjson (once imported
+    for a big file) where it reads the same (``exact``; it refuses NaN and lone surrogates,
+    which json then reads)."""
     if exact and _fast_loads is not None:
         try:
             return _fast_loads(data)

@@ -1,9 +1,10 @@
 """The ``taskeval`` command's entry point.
 
-The most common call, ``taskeval score METRIC[,METRIC...] --predictions P --references R`` with
-nothing else, is scored here without loading the command-line interface: argparse and the rest
-of ``taskeval.cli`` take several milliseconds, more than scoring a small file. Every other call,
-and that one too when scoring it warns or fails, goes to ``taskeval.cli``, which then runs it
+The most common calls, ``taskeval score METRIC[,METRIC...] --predictions P --references R`` with
+nothing else, and ``taskeval check METRIC --predictions P`` with ``--inputs``, ``--references``
+and ``--json``, are run here without loading the command-line interface: argparse and the rest
+of ``taskeval.cli`` take several milliseconds, more than scoring or checking a small file. Every
+other call, and those too when they warn or fail, goes to ``taskeval.cli``, which then runs it
 again and reports as usual: what is printed and the exit status never depend on the path taken.
 """
 
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 _FILE_OPTIONS = ("--predictions", "--references")
+_CHECK_OPTIONS = ("--predictions", "--inputs", "--references", "--json")
 
 
 def plain_score_call(argv: Sequence[str]) -> tuple[str, str, str] | None:
@@ -69,6 +71,66 @@ def json_line(result: dict) -> str:
     return json.dumps(result) + "\n"
 
 
+def plain_check_call(argv: Sequence[str]) -> tuple[str, str, list[str], str | None, bool] | None:
+    """``(metric, predictions, inputs, references, as_json)`` of ``check METRIC --predictions P``
+    with ``--inputs I...``, ``--references R`` and ``--json`` each at most once (in any order,
+    values written apart and not starting with ``-``), else None."""
+    if len(argv) < 4 or argv[0] != "check" or argv[1].startswith("-"):
+        return None
+    given: dict[str, list[str]] = {}
+    i = 2
+    while i < len(argv):
+        option = argv[i]
+        if option in given or option not in _CHECK_OPTIONS:
+            return None
+        values = []
+        i += 1
+        while i < len(argv) and not argv[i].startswith("-"):
+            values.append(argv[i])
+            i += 1
+        wanted = {"--predictions": (1, 1), "--references": (1, 1), "--inputs": (1, len(values))}
+        low, high = wanted.get(option, (0, 0))
+        if not low <= len(values) <= high:
+            return None
+        given[option] = values
+    if "--predictions" not in given:
+        return None
+    references = given.get("--references", [None])[0]
+    return (
+        argv[1],
+        given["--predictions"][0],
+        given.get("--inputs", []),
+        references,
+        ("--json" in given),
+    )
+
+
+def _checked(
+    metric: str, predictions: str, inputs: list[str], references: str | None, as_json: bool
+) -> tuple[str, int] | None:
+    """What ``taskeval check`` prints and its exit status, or None when checking warned or
+    failed (the command-line interface then checks again and reports)."""
+    import warnings
+
+    from .check import check, format_report
+
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            report = check(metric, predictions, inputs, references)
+    except Exception:
+        return None
+    if caught:
+        return None
+    if as_json:
+        import json
+
+        text = json.dumps(report.to_dict(), ensure_ascii=False)
+    else:
+        text = format_report(report)
+    return text + "\n", 0 if report.ok else 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``taskeval`` with ``argv`` (default: the command line); returns the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -82,6 +144,22 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return 0
         except KeyboardInterrupt:
             sys.stderr.write(f"taskeval score {call[0]}: interrupted\n")
+            return 130
+        except BrokenPipeError:
+            from .pipes import silence_stdout
+
+            silence_stdout()
+            return 0
+    check_call = plain_check_call(args)
+    if check_call is not None:
+        try:
+            checked = _checked(*check_call)
+            if checked is not None:
+                sys.stdout.write(checked[0])
+                sys.stdout.flush()
+                return checked[1]
+        except KeyboardInterrupt:
+            sys.stderr.write(f"taskeval check {check_call[0]}: interrupted\n")
             return 130
         except BrokenPipeError:
             from .pipes import silence_stdout

@@ -16,12 +16,19 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from itertools import chain
+from itertools import chain, compress
 from operator import itemgetter
 from typing import Any
 
 from .inputs import carries_gold
-from .rows import UnlistedEvidence, normalize_predictions, normalize_references
+from .rows import (
+    UnlistedEvidence,
+    _chunks,
+    _prediction_columns,
+    _reference_columns,
+    normalize_predictions,
+    normalize_references,
+)
 from .rules import DEFAULT_MAX_EVIDENCE, NOT_ENOUGH_INFO
 
 LABELS = ("SUPPORTS", "REFUTES", NOT_ENOUGH_INFO)
@@ -34,10 +41,33 @@ def _lines(numbers: Sequence[int]) -> str:
     return shown + (f" and {len(numbers) - _SHOWN:,} more" if len(numbers) > _SHOWN else "")
 
 
+def _plain_columns(values: list[dict]) -> tuple[list, list] | None:
+    """The label and evidence columns of rows that hold nothing ``_prediction`` reports (labels
+    of the task, evidence lists of ``[page, line]`` lists with string pages and int lines, no
+    gold of their own), found by the checks' column tests a chunk at a time; else None."""
+    labels: list = []
+    evidence: list = []
+    for _, chunk in _chunks(values):
+        columns = _prediction_columns(chunk)
+        if columns is None:
+            return None
+        labels += columns[0]
+        evidence += columns[1]
+    if not set(map(str.upper, set(labels))) <= set(LABELS):
+        return None
+    keys = set().union(*values)  # every row's keys at once: a row with its gold holds both
+    if "label" in keys and "evidence" in keys and any(map(carries_gold, values)):
+        return None
+    return labels, evidence
+
+
 def _predictions(report: Any, path: Any, rows: list[tuple[int, dict]]) -> list[tuple]:
     """(line, label, evidence) of each row the metric's checks take; the others reported. The
-    rows are checked together first (the checks' fast path); row by row only if that fails,
+    rows are tested by column first (the checks' fast path); row by row only if that fails,
     to report every bad row."""
+    columns = _plain_columns([row for _, row in rows])
+    if columns is not None:
+        return list(zip(map(itemgetter(0), rows), *columns))
     try:
         checked = normalize_predictions([row for _, row in rows])
     except ValueError:
@@ -122,6 +152,8 @@ def _gold(report: Any, path: Any, rows: list[tuple[int, Any]]) -> None:
     values = [row for _, row in rows]
     labels = [row.get("label") for row in values] if set(map(type, values)) <= {dict} else [0]
     if set(map(type, labels)) <= {str} and set(map(str.upper, set(labels))) <= set(LABELS):
+        if all(_reference_columns(chunk) is not None for _, chunk in _chunks(values)):
+            return  # the checks' column tests pass every chunk: every line is sound
         try:
             normalize_references([row for _, row in rows])
             return  # the checks' fast path: every line is sound
@@ -152,8 +184,22 @@ def _gold_row(report: Any, path: Any, number: int, row: dict) -> None:
         report.refused(e, file=path, line=number, id=row.get("id"))
 
 
+def _ids(rows: list[tuple[int, Any]]) -> list[tuple[int, Any]] | None:
+    """(line, id) of each row when every row is an object with an id (at C speed), else None."""
+    values = [row for _, row in rows]
+    if not set(map(type, values)) <= {dict}:
+        return None
+    try:
+        return list(zip(map(itemgetter(0), rows), map(itemgetter("id"), values)))
+    except KeyError:
+        return None
+
+
 def _claim_ids(report: Any, path: Any, rows: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
     """(line, id) of each claim of the inputs; a line without an id is reported."""
+    ids = _ids(rows)
+    if ids is not None:
+        return ids
     ids = []
     for number, row in rows:
         if type(row) is not dict or "id" not in row:
@@ -166,6 +212,10 @@ def _claim_ids(report: Any, path: Any, rows: list[tuple[int, Any]]) -> list[tupl
 def _match_ids(report: Any, expected: list, where: Any, rows: list, path: Any) -> None:
     """The predictions answer the claims of ``where`` once each, in order (rows are paired by
     position); a prediction without an id cannot be placed."""
+    predicted = _ids(rows)
+    if predicted is not None:
+        report.match_ids(expected, where, predicted, path, by_position=True, what="claim")
+        return
     predicted = []
     for number, row in rows:
         if type(row) is not dict:
@@ -183,7 +233,9 @@ def _match_ids(report: Any, expected: list, where: Any, rows: list, path: Any) -
 
 
 def _warnings(report: Any, path: Any, scored: list[tuple[int, str, list]]) -> None:
-    longer = [number for number, _, evidence in scored if len(evidence) > DEFAULT_MAX_EVIDENCE]
+    numbers, labels, evidence = (list(column) for column in zip(*scored)) if scored else ([],) * 3
+    upper = list(map(str.upper, labels))
+    longer = list(compress(numbers, map(DEFAULT_MAX_EVIDENCE.__lt__, map(len, evidence))))
     if longer:
         report.warning(
             f"{len(longer):,} {'predictions list' if len(longer) > 1 else 'prediction lists'} "
@@ -194,12 +246,12 @@ def _warnings(report: Any, path: Any, scored: list[tuple[int, str, list]]) -> No
             line=longer[0],
             field="'predicted_evidence'",
         )
-    labels = Counter(label.upper() for _, label, _ in scored)
-    if len(scored) >= _FEW and len(labels) == 1:
+    counts = Counter(upper)
+    if len(scored) >= _FEW and len(counts) == 1:
         report.warning(
-            f"every prediction is {next(iter(labels))!r}", file=path, field="'predicted_label'"
+            f"every prediction is {next(iter(counts))!r}", file=path, field="'predicted_label'"
         )
-    verifiable = [evidence for _, label, evidence in scored if label.upper() != NOT_ENOUGH_INFO]
+    verifiable = list(compress(evidence, map(NOT_ENOUGH_INFO.__ne__, upper)))
     if len(scored) >= _FEW and verifiable and not any(verifiable):
         report.warning(
             "no SUPPORTS or REFUTES prediction has any evidence: none can be strictly right",
@@ -214,10 +266,13 @@ def run(files: Any, report: Any) -> None:
     path = files.predictions
     rows = report.jsonl(path)
     report.rows = len(rows)
-    for number, row in rows:
+    objects = set(map(type, map(itemgetter(1), rows))) <= {dict}
+    for number, row in () if objects else rows:
         if type(row) is not dict:
             report.error(f"expected a JSON object, got {row!r}", file=path, line=number)
-    scored = _predictions(report, path, [(n, row) for n, row in rows if type(row) is dict])
+    scored = _predictions(
+        report, path, rows if objects else [(n, row) for n, row in rows if type(row) is dict]
+    )
     if not rows and not report.problems:
         report.error("has no prediction: the FEVER scores are averages over claims", file=path)
     for inputs in files.inputs:

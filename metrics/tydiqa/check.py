@@ -18,13 +18,17 @@ is reported, not the first; each gold line by ``scoring.normalize_reference``.
 from __future__ import annotations
 
 import re
+from array import array
+from collections.abc import Callable, Iterator
 from operator import itemgetter
 from typing import Any
 
+from .file_lines import gzip_chunks, zlib
 from .rows import normalize_prediction, normalize_reference
 
 _SCORE_FIELDS = ("passage_answer_score", "minimal_answer_score")
 _FEW = 10  # below this many predictions, no answer at all is no sign
+_IDLE_LINES = 256  # prediction lines checked each time the inputs' reader waits for data
 _SHOWN = 5  # lines named in a warning about many rows
 
 
@@ -115,19 +119,53 @@ def _example_line(data: bytes) -> Any:
 # A backslash and what follows it: u and four hex digits, a one-character escape, or nothing
 # JSON allows (empty).
 _ESCAPE = re.compile(rb'\\(u[0-9a-fA-F]{4}|["\\/bfnrt]|)')
+_ONE_CHAR = frozenset(b'"\\/bfnrt')  # what follows the backslash of a one-character escape
+_HEX4 = re.compile(rb"[0-9a-fA-F]{4}")
+_WALKED = 256  # escapes walked one at a time; a document with more is measured by _counted
 
 
 def _measure(data: bytes, start: int, end: int) -> int | None:
-    """The UTF-8 length of the text of the inside of a JSON string, ``data[start:end]``, that
-    holds escapes (lone surrogates 3 bytes, as json reads them), or None for an escape JSON
-    does not have."""
+    """The UTF-8 length of the text of the inside of a JSON string, ``data[start:end]`` (lone
+    surrogates 3 bytes, as json reads them), or None for an escape JSON does not have where the
+    string holds a ``\\u`` (see ``_counted``).
+
+    The escapes, a few dozen in a document, are walked from one backslash to the next (each
+    found by memchr), as ``_ESCAPE`` matches them: three passes over the document saved. A
+    document with many escapes, or one JSON does not have, is left to ``_counted``."""
+    length = end - start
+    p = data.find(b"\\", start, end)
+    walked, high_end = 0, -1
+    while p >= 0:
+        walked += 1
+        if walked > _WALKED:
+            return _counted(data, start, end)
+        if data[p + 1] in _ONE_CHAR:  # the closing quote is unescaped: p + 1 < end
+            length -= 1  # two bytes for one
+            p = data.find(b"\\", p + 2, end)
+            continue
+        if data[p + 1] != 0x75 or not _HEX4.fullmatch(data, p + 2, min(p + 6, end)):
+            return _counted(data, start, end)  # an escape JSON does not have
+        code = int(data[p + 2 : p + 6], 16)
+        if 0xDC00 <= code <= 0xDFFF and p == high_end:
+            length -= 5  # the pair is one 4-byte character: its high half counted 3
+            high_end = -1
+        else:
+            length -= 6 - (1 if code < 0x80 else 2 if code < 0x800 else 3)
+            high_end = p + 6 if 0xD800 <= code <= 0xDBFF else -1
+        p = data.find(b"\\", p + 6, end)
+    return length
+
+
+def _counted(data: bytes, start: int, end: int) -> int | None:
+    """``_measure`` by C-level counts and, where the string holds a ``\\u``, every escape
+    matched: one-character escapes alone are not validated (no scorer reads the document)."""
     length = end - start
     backslashes = data.count(b"\\", start, end)
     if not backslashes:
         return length
     if data.find(b"\\u", start, end) < 0:
-        # One-character escapes only (not validated: no scorer reads the document): each is two
-        # bytes for one; pairs of backslashes, counted from the left, are escaped backslashes.
+        # One-character escapes only: each is two bytes for one; pairs of backslashes, counted
+        # from the left, are escaped backslashes.
         return length - (backslashes - data.count(b"\\\\", start, end))
     high_end = -1
     for m in _ESCAPE.finditer(data, start, end):
@@ -173,35 +211,38 @@ def _as_official(row: dict) -> dict:
     return converted or row
 
 
-def _predictions(report: Any, path: Any) -> tuple[list[tuple[int, tuple]], list[tuple[int, Any]]]:
-    """(line, compact prediction) of each line the scorer reads, the others reported; and
-    (line, example_id) of every line that names one, read or not."""
-    out, ids = [], []
+def _prediction_steps(report: Any, path: Any, out: list, ids: list) -> Iterator[None]:
+    """Into ``out``, (line, compact prediction) of each line the scorer reads, the others
+    reported; into ``ids``, (line, example_id) of every line that names one, read or not. A
+    step per ``_IDLE_LINES`` lines, so that the lines are checked while the inputs' reader
+    waits for inflated data."""
     lines = report.jsonl(path)
-    for number, row in lines:
-        row_id = row.get("example_id") if type(row) is dict else None
-        if row_id is not None:
-            ids.append((number, row_id))
-        try:
-            if type(row) is not dict:
-                raise ValueError(f"expected a JSON object, got {row!r}")
-            pred = normalize_prediction(_as_official(row), "predictions[0]")
-        except ValueError as e:
-            report.refused(e, file=path, line=number, id=row_id)
-            continue
-        if pred[4] >= 0 and pred[4] == pred[5]:
-            report.error(
-                f"[{pred[4]}, {pred[5]}) is empty, surely not meant (the official scorer fails on one "
-                f"inside a gold span: AssertionError); -1, -1 is the null span",
-                file=path,
-                line=number,
-                id=row_id,
-                field="'minimal_answer'",
-            )
-            continue
-        out.append((number, pred))
+    yield
+    for first in range(0, len(lines), _IDLE_LINES):
+        for number, row in lines[first : first + _IDLE_LINES]:
+            row_id = row.get("example_id") if type(row) is dict else None
+            if row_id is not None:
+                ids.append((number, row_id))
+            try:
+                if type(row) is not dict:
+                    raise ValueError(f"expected a JSON object, got {row!r}")
+                pred = normalize_prediction(_as_official(row), "predictions[0]")
+            except ValueError as e:
+                report.refused(e, file=path, line=number, id=row_id)
+                continue
+            if pred[4] >= 0 and pred[4] == pred[5]:
+                report.error(
+                    f"[{pred[4]}, {pred[5]}) is empty, surely not meant (the official scorer "
+                    f"fails on one inside a gold span: AssertionError); -1, -1 is the null span",
+                    file=path,
+                    line=number,
+                    id=row_id,
+                    field="'minimal_answer'",
+                )
+                continue
+            out.append((number, pred))
+        yield
     report.rows = len(lines)
-    return out, ids
 
 
 _START, _END = itemgetter("plaintext_start_byte"), itemgetter("plaintext_end_byte")
@@ -210,23 +251,47 @@ _START, _END = itemgetter("plaintext_start_byte"), itemgetter("plaintext_end_byt
 def _candidates(value: Any) -> tuple[list, list] | None:
     """The candidates as ``(starts, ends)`` byte offsets, or None unless each is an object with
     two int offsets (whole columns at a time: documents have dozens of candidates)."""
-    if type(value) is not list or not set(map(type, value)) <= {dict}:
+    if type(value) is not list:
         return None
-    try:
+    try:  # (an item that is no object, read from JSON, is no mapping: TypeError)
         starts, ends = list(map(_START, value)), list(map(_END, value))
-    except KeyError:
+    except (KeyError, TypeError):
         return None
     if not set(map(type, starts)) | set(map(type, ends)) <= {int}:
         return None
     return starts, ends
 
 
-def _examples(report: Any, path: Any, gold: bool) -> dict[int, _Example]:
+def _packed(candidates: tuple[list, list]) -> tuple:
+    """The offsets as arrays of 64-bit ints where they fit (the parsed ints then freed: a dev
+    file's are millions), else as they are."""
+    try:
+        return array("q", candidates[0]), array("q", candidates[1])
+    except OverflowError:
+        return candidates
+
+
+def _inflated(path: Any, idle: Callable[[], bool] | None = None) -> Iterator[bytes]:
+    """A gzip file's inflated bytes, by the metric's reader (``file_lines``: inflated in a
+    thread of its own beside the parsing, ``idle()`` called while none is ready); ISA-L's
+    error on a corrupt stream as an OSError."""
+    try:
+        yield from gzip_chunks(path, idle)
+    except zlib.error as e:
+        raise OSError(str(e)) from None
+
+
+def _examples(
+    report: Any, path: Any, gold: bool, idle: Callable[[], bool] | None = None
+) -> dict[int, _Example]:
     """The examples of an inputs (or gold) file by id; a line that is not one is reported."""
     examples: dict[int, _Example] = {}
     # Only example_id (an int64: a larger integer, read as a float, is refused either way),
     # language, the document's length and the candidates are read (and the gold annotations).
-    for number, row in report.iter_jsonl(path, gzip_by_name=True, loads=_example_line):
+    rows = report.iter_jsonl(
+        path, gzip_by_name=True, loads=_example_line, inflate=lambda p: _inflated(p, idle)
+    )
+    for number, row in rows:
         if type(row) is not dict or type(row.get("example_id")) is not int:
             report.error("expected a JSON object with an int 'example_id'", file=path, line=number)
             continue
@@ -258,7 +323,7 @@ def _examples(report: Any, path: Any, gold: bool) -> dict[int, _Example]:
                 field="'example_id'",
             )
             continue
-        examples[example_id] = _Example(number, row.get("language"), length, candidates)
+        examples[example_id] = _Example(number, row.get("language"), length, _packed(candidates))
     return examples
 
 
@@ -285,6 +350,8 @@ def _against(report: Any, path: Any, number: int, pred: tuple, example: _Example
         )
     if start < 0:
         return
+    if end <= example.length and 0 <= index < n and starts[index] <= start and end <= ends[index]:
+        return  # within the document and the predicted passage: nothing to report
     span = (start, end)
     if end > example.length:
         error(
@@ -312,16 +379,29 @@ def run(files: Any, report: Any) -> None:
     """Check ``files.predictions`` (with ``files.inputs``, ``files.references``) into
     ``report``."""
     path = files.predictions
-    predictions, ids = _predictions(report, path)
+    # The predictions are checked while the inputs' reader waits for inflated data, into a
+    # collector of their own: their problems then go first, as if checked first.
+    own = type(report)(report.files)
+    predictions: list[tuple[int, tuple]] = []
+    ids: list[tuple[int, Any]] = []
+    steps = _prediction_steps(own, path, predictions, ids)
+
+    def idle() -> bool:
+        return next(steps, False) is None
+
     examples: dict[int, _Example] = {}
     source = None
     for inputs in files.inputs:
-        examples.update(_examples(report, inputs, gold=False))
+        examples.update(_examples(report, inputs, gold=False, idle=idle))
         source = inputs
     if files.references is not None:
-        gold = _examples(report, files.references, gold=True)
+        gold = _examples(report, files.references, gold=True, idle=idle)
         if source is None:
             examples, source = gold, files.references
+    for _ in steps:  # what the waits left
+        pass
+    report.problems[:0] = own.problems
+    report.rows = own.rows
     if source is not None:
         expected = [(e.line, example_id) for example_id, e in examples.items()]
         report.match_ids(expected, source, ids, path, by_position=False, what="example")

@@ -77,7 +77,7 @@ def _inflate(path: str | PathLike) -> Iterator[bytes]:
                 yield out
 
 
-def _gzip_chunks(path: str | PathLike, idle: Idle | None = None) -> Iterator[bytes]:
+def gzip_chunks(path: str | PathLike, idle: Idle | None = None) -> Iterator[bytes]:
     """Inflated chunks of a gzip file, produced by a background thread.
 
     While no chunk is ready, ``idle()`` (if given) is called to do other work; it returns False
@@ -139,7 +139,7 @@ def lines(
     line), a plain file in text mode (``\\n``, ``\\r\\n`` and a lone ``\\r``).
     """
     try:
-        chunks = _gzip_chunks(path, idle) if gzipped else _plain_chunks(path)
+        chunks = gzip_chunks(path, idle) if gzipped else _plain_chunks(path)
         yield from iter_lines(chunks, universal=not gzipped)
     except (OSError, EOFError, zlib.error) as e:
         raise ValueError(f"{path}: cannot be read ({e})") from None

@@ -47,7 +47,7 @@ def _jsonl_hint(path: Any) -> str:
     )
 
 
-def _predictions(report: Any, path: Any) -> tuple[set[str], dict[str, str]] | None:
+def _predictions(report: Any, path: Any) -> tuple[dict[str, None], dict[str, str]] | None:
     """The ids the metric takes, and the answers it takes by id; each refused id or answer
     reported. None when the file is not a JSON object."""
     try:
@@ -64,14 +64,15 @@ def _predictions(report: Any, path: Any) -> tuple[set[str], dict[str, str]] | No
         )
         return None
     report.rows = len(value)
-    ids, answers = set(), {}
+    ids: dict[str, None] = {}  # a set in file order: the problems come out in that order
+    answers = {}
     for index, (key, answer) in enumerate(value.items()):
         try:
             prediction_of({"id": key, "prediction_text": ""}, index)
         except ValueError as e:
             report.refused(e, file=path, id=key)
             continue
-        ids.add(key)
+        ids[key] = None
         try:
             prediction_of({"id": key, "prediction_text": answer}, index)
         except ValueError:
@@ -159,7 +160,7 @@ def _gold_rows(report: Any, path: str) -> None:
             report.refused(e, file=path, id=row["id"])
 
 
-def _match(report: Any, path: Any, answers: set[str], questions: list[_Question]) -> None:
+def _match(report: Any, path: Any, answers: dict[str, None], questions: list[_Question]) -> None:
     """Each prediction answers a question, and each question has a prediction (the SQuAD
     script scores a question without one 0, and ignores a prediction for no question)."""
     known = {question_id for _, question_id, _ in questions if isinstance(question_id, str)}
