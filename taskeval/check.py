@@ -618,15 +618,14 @@ def _hinted(problems: list[Problem], name: str, files: CheckFiles) -> list[Probl
     first = next((i for i, p in enumerate(problems) if p.level == ERROR), None)
     if first is None:
         return problems
-    from dataclasses import replace
-
     from .mistakes import hint, with_sentence
 
     sentence = hint(name, files.references, files.predictions)
     if sentence is None:
         return problems
-    message = with_sentence(problems[first].message, sentence)
-    return [*problems[:first], replace(problems[first], message=message), *problems[first + 1 :]]
+    p = problems[first]
+    named = Problem(p.level, p.file, p.line, p.id, p.field, with_sentence(p.message, sentence))
+    return [*problems[:first], named, *problems[first + 1 :]]
 
 
 def _in_file_order(problems: list[Problem]) -> list[Problem]:
