@@ -479,6 +479,62 @@ def compare_rows(
     _check_systems(systems, names, contract(name).reader.row_id)
     a = adapter(name, config_name, **options)
     official, a = _official(a, systems)
+    return _result(
+        name, a, systems, official, names, config_name, method, resamples, seed, confidence,
+        workers, options,
+    )  # fmt: skip
+
+
+def _from_files(
+    name: str,
+    references: StrPath | None,
+    predictions: StrPath,
+    names: list[str],
+    settings: dict[str, Any],
+    options: dict[str, Any],
+) -> dict[str, Any] | None:
+    """``compare_rows`` of one system straight from its files, where the metric scores them and
+    gives their unit statistics without making ``compute()`` inputs
+    (``SumStatistics.official_and_stats_from_files``); None where it does not, or where
+    ``compare_rows`` would refuse the arguments (the files are then read as inputs, so every
+    refusal and its order stay those of that path)."""
+    system: dict[str, Any] = {"predictions": [], "references": []}
+    try:
+        _check_arguments(
+            settings["method"], settings["resamples"], settings["seed"], settings["confidence"]
+        )
+        workers = _workers(settings["workers"])
+        _check_systems([system], names)
+        a = adapter(name, **options)
+    except ValueError:
+        return None
+    if not isinstance(a, SumAdapter):
+        return None
+    found = a.official_and_units_from_files(references, predictions)
+    if found is None:
+        return None
+    official, units = found
+    a = dataclasses.replace(a, units=lambda inputs: units)
+    return _result(
+        name, a, [system], [official], names, None, settings["method"], settings["resamples"],
+        settings["seed"], settings["confidence"], workers, options,
+    )  # fmt: skip
+
+
+def _result(
+    name: str,
+    a: Adapter,
+    systems: Sequence[Mapping[str, Any]],
+    official: list[dict],
+    names: list[str],
+    config_name: str | None,
+    method: str,
+    resamples: int,
+    seed: int | None,
+    confidence: float,
+    workers: int,
+    options: Mapping[str, Any],
+) -> dict[str, Any]:
     boot, perm, n = _resample(a, systems, method, resamples, seed, workers)
     result: dict[str, Any] = {
         "metric": name,
@@ -568,6 +624,10 @@ def compare(
     options = {k: v for k, v in options.items() if v is not None or metric.option(k) is not None}
     config = metric.config
     if config is None:
+        if len(predictions) == 1:
+            found = _from_files(name, references, predictions[0], names, settings, options)
+            if found is not None:
+                return found
         systems = [read_official(name, references=references, predictions=p) for p in predictions]
         return compare_rows(name, systems, names=names, **settings, **options)
     chosen = options.pop(config.name, None)

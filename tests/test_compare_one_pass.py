@@ -6,10 +6,12 @@ rows it refuses (the same error)."""
 from __future__ import annotations
 
 import copy
+import sys
 
 import pytest
 
 import taskeval
+from taskeval.compare import compare, compare_rows
 from taskeval.registry import contract
 
 from harness import PARITY
@@ -106,3 +108,86 @@ def test_ehealthkd_one_pass_on_real_runs(scenario):
             "ehealthkd", references=EHEALTHKD / "gold" / folder, predictions=run
         )
         _check("ehealthkd", scenario, {}, inputs)
+
+
+def _read_then_one_pass(options: dict, gold, predictions):
+    """``official_and_stats`` of the rows ``read_official`` makes, or its refusal's message."""
+    try:
+        inputs = taskeval.read_official("fever_score", references=gold, predictions=predictions)
+    except ValueError as e:
+        return str(e)
+    return _outcome(contract("fever_score").statistics(None, options).official_and_stats, inputs)
+
+
+@needs_parity
+@pytest.mark.parametrize("max_evidence", [5, 1, None, "x"])
+def test_fever_from_files_is_the_one_pass_of_the_rows_read(max_evidence):
+    # Straight from the files: the very numbers and claim rows of the rows read_official makes,
+    # or None (the caller then reads the rows, and names any problem from there).
+    options = {"max_evidence": max_evidence}
+    from_files = contract("fever_score").statistics(None, options).official_and_stats_from_files
+    taken = 0
+    for predictions in FEVER:
+        gold = predictions.parent / "actual.jsonl"
+        gold = gold if gold.is_file() else None
+        found = from_files(gold, predictions)
+        if found is None:
+            continue
+        taken += 1
+        official, rows = _read_then_one_pass(options, gold, predictions)
+        assert found[0] == official
+        assert [type(v) for v in found[0].values()] == [type(v) for v in official.values()]
+        assert [tuple(r) for r in found[1]] == [tuple(r) for r in rows]
+        assert [[type(v) for v in r] for r in found[1]] == [[type(v) for v in r] for r in rows]
+    assert taken > (20 if max_evidence != "x" else -1)
+    if max_evidence == "x":
+        assert taken == 0
+
+
+def _compare_outcome(**kwargs):
+    try:
+        return compare("fever_score", resamples=50, **kwargs)
+    except ValueError as e:
+        return str(e)
+
+
+@needs_parity
+def test_fever_compare_from_files_equals_compare_of_the_rows_read(tmp_path, monkeypatch):
+    for predictions in FEVER[:12]:
+        gold = predictions.parent / "actual.jsonl"
+        gold = gold if gold.is_file() else None
+        result = _compare_outcome(
+            references=gold, predictions=[predictions], names=["s"], max_evidence=1
+        )
+        inputs = taskeval.read_official("fever_score", references=gold, predictions=predictions)
+        rows = compare_rows("fever_score", [inputs], names=["s"], resamples=50, max_evidence=1)
+        assert result == rows
+    # Refusals stay those of the rows' path (the shortcut turned off): unreadable and malformed
+    # files, bad arguments.
+    good = next(p for p in FEVER if (p.parent / "actual.jsonl").is_file())
+    gold = good.parent / "actual.jsonl"
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": 1, "predicted_label": "SUPPORTS"}\n', encoding="utf-8")
+    for kwargs in [
+        {"references": gold, "predictions": [tmp_path / "none.jsonl"]},
+        {"references": tmp_path / "none.jsonl", "predictions": [good]},
+        {"references": gold, "predictions": [bad]},
+        {"references": None, "predictions": [good]},
+        {"references": gold, "predictions": [good], "confidence": 2.0},
+        {"references": gold, "predictions": [good], "names": ["a", "b"]},
+        {"references": gold, "predictions": [good], "max_evidence": "x"},
+        {"references": gold, "predictions": [good], "colour": 1},
+        {"references": gold, "predictions": [good], "max_evidence": 2},
+    ]:
+        outcomes = []
+        for shortcut in (True, False):
+            if not shortcut:
+                monkeypatch.setattr(
+                    sys.modules["taskeval.compare"], "_from_files", lambda *args: None
+                )
+            try:
+                outcomes.append(_compare_outcome(**kwargs))
+            except OSError as e:
+                outcomes.append((type(e), str(e)))
+        monkeypatch.undo()
+        assert outcomes[0] == outcomes[1]

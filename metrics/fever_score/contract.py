@@ -16,7 +16,14 @@ from taskeval.contract import (
 
 from . import scoring as core
 from .fast_path import official_form_claims
-from .inputs import OPTIONS, carries_gold, read_official, references_from_hub, score_files
+from .inputs import (
+    OPTIONS,
+    carries_gold,
+    official_form_file_claims,
+    read_official,
+    references_from_hub,
+    score_files,
+)
 from .jsonl import read_jsonl
 
 TYPE_CHECKING = False  # typing costs the command line milliseconds at start
@@ -69,8 +76,6 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> SumStatistics:
         return core.scores_from_sums(strict, correct, n, round(verifiable), precision, recall)
 
     def official_and_stats(inputs: Mapping[str, Any]) -> tuple[dict[str, Any], list]:
-        # Rows in the official form: compute()'s numbers are the scores of the claims' sums,
-        # added left to right as the official loop adds them (NOT ENOUGH INFO adds 0.0).
         predictions, references = inputs["predictions"], inputs["references"]
         cut = core.check_max_evidence(max_evidence)
         core.check_rows(predictions, "predictions")
@@ -79,6 +84,11 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> SumStatistics:
         claims = official_form_claims(predictions, references, cut)
         if claims is None:
             return official(inputs), stats(inputs)
+        return summed(claims), claims
+
+    def summed(claims: list[tuple[float, ...]]) -> dict[str, Any]:
+        # compute()'s numbers for rows in the official form: the scores of the claims' sums,
+        # added left to right as the official loop adds them (NOT ENOUGH INFO adds 0.0).
         strict = correct = verifiable = precision = recall = 0.0
         for s, c, v, p, r in claims:
             strict += s
@@ -86,7 +96,12 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> SumStatistics:
             verifiable += v
             precision += p
             recall += r
-        return scores([strict, correct, verifiable, precision, recall], len(claims)), claims
+        return scores([strict, correct, verifiable, precision, recall], len(claims))
+
+    def from_files(references: Any, predictions: Any) -> tuple[dict[str, Any], list] | None:
+        # Lines in the official form, scored as parsed: no compute() rows are made.
+        claims = official_form_file_claims(references, predictions, max_evidence)
+        return None if claims is None else (summed(claims), claims)
 
     return SumStatistics(
         "claim",
@@ -96,6 +111,7 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> SumStatistics:
         stats=stats,
         scores=scores,
         official_and_stats=official_and_stats,
+        official_and_stats_from_files=from_files,
     )
 
 
