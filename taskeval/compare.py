@@ -492,12 +492,14 @@ def _from_files(
     names: list[str],
     settings: dict[str, Any],
     options: dict[str, Any],
+    config_name: str | None = None,
 ) -> dict[str, Any] | None:
     """``compare_rows`` of one system straight from its files, where the metric scores them and
     gives their unit statistics without making ``compute()`` inputs
     (``SumStatistics.official_and_stats_from_files``); None where it does not, or where
     ``compare_rows`` would refuse the arguments (the files are then read as inputs, so every
-    refusal and its order stay those of that path)."""
+    refusal and its order stay those of that path). A problem in the files raises what reading
+    them as inputs raises."""
     system: dict[str, Any] = {"predictions": [], "references": []}
     try:
         _check_arguments(
@@ -505,7 +507,7 @@ def _from_files(
         )
         workers = _workers(settings["workers"])
         _check_systems([system], names)
-        a = adapter(name, **options)
+        a = adapter(name, config_name, **options)
     except ValueError:
         return None
     if not isinstance(a, SumAdapter):
@@ -516,7 +518,7 @@ def _from_files(
     official, units = found
     a = dataclasses.replace(a, units=lambda inputs: units)
     return _result(
-        name, a, [system], [official], names, None, settings["method"], settings["resamples"],
+        name, a, [system], [official], names, config_name, settings["method"], settings["resamples"],
         settings["seed"], settings["confidence"], workers, options,
     )  # fmt: skip
 
@@ -645,6 +647,12 @@ def compare(
             )
     out = {}
     for i, value in enumerate(held):
+        if len(pairs) == 1:
+            _, gold, submitted = pairs[0][i]
+            found = _from_files(name, gold, submitted, names, settings, options, value)
+            if found is not None:
+                out[value] = found
+                continue
         systems = [
             read_official(name, references=more[i][1], predictions=more[i][2]) for more in pairs
         ]

@@ -255,7 +255,8 @@ class SumStatistics(_Record):
     ``official_and_stats_from_files(references, predictions)``, optional: the same pair for the
     inputs ``Reader.read_official`` would make of the files, straight from the files, or None
     where that shortcut does not apply (then the files are read into inputs, and any problem is
-    reported from there; so it never raises).
+    reported from there). It raises only what ``read_official`` raises on the same files, with
+    the same warnings before it.
     """
 
     __slots__ = (

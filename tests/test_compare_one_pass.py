@@ -191,3 +191,77 @@ def test_fever_compare_from_files_equals_compare_of_the_rows_read(tmp_path, monk
                 outcomes.append((type(e), str(e)))
         monkeypatch.undo()
         assert outcomes[0] == outcomes[1]
+
+
+def _ehealthkd_from_files(scenario: str, gold, submission):
+    """(official, rows) straight from the folders and the same computed apart on the rows
+    ``read_official`` makes, or for each the error's message, with the warnings either gave."""
+    import warnings
+
+    statistics = contract("ehealthkd").statistics(scenario, {})
+    outcomes = []
+    for way in ("files", "rows"):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                if way == "files":
+                    found = statistics.official_and_stats_from_files(gold, submission)
+                else:
+                    inputs = taskeval.read_official(
+                        "ehealthkd", references=gold, predictions=submission
+                    )
+                    found = (statistics.official(inputs), statistics.stats(inputs))
+                official, rows = found
+                found = (
+                    official,
+                    [type(v) for v in official.values()],
+                    [[(type(v), v) for v in r] for r in rows],
+                )
+            except ValueError as e:
+                found = str(e)
+        outcomes.append((found, [(str(w.message), w.category, w.filename) for w in caught]))
+    return outcomes
+
+
+@needs_parity
+def test_ehealthkd_from_files_is_the_official_and_stats_of_the_rows_read():
+    folders = {"scenario1": "scenario1-main", "scenario2": "scenario2-taskA"}
+    folders["scenario3"] = "scenario3-taskB"
+    runs = sorted((EHEALTHKD / "cases").glob("*/submission"))
+    checked = 0
+    for scenario, folder in folders.items():
+        for run in runs:
+            files, rows = _ehealthkd_from_files(scenario, EHEALTHKD / "gold" / folder, run / folder)
+            assert files == rows
+            checked += 1
+    cases = sorted((PARITY / "ehealthkd" / "cases").glob("*/submission"))
+    for case in cases:
+        for scenario, folder in folders.items():
+            gold, submission = case.parent / "gold" / folder, case / folder
+            if submission.is_dir() and gold.is_dir():
+                files, rows = _ehealthkd_from_files(scenario, gold, submission)
+                assert files == rows, case
+                checked += 1
+    assert checked > 40
+
+
+@needs_parity
+def test_ehealthkd_compare_with_and_without_the_shortcut(monkeypatch):
+    run = EHEALTHKD / "cases" / "talp__576639" / "submission"
+    cases = [
+        {"references": EHEALTHKD / "gold", "predictions": [run]},
+        {"references": EHEALTHKD / "gold", "predictions": [run], "scenario": "scenario2"},
+        {"references": EHEALTHKD / "gold", "predictions": [run], "seed": -1},
+        {"references": EHEALTHKD / "gold" / "scenario1-main", "predictions": [run]},
+    ]
+    for kwargs in cases:
+        outcomes = []
+        for shortcut in (True, False):
+            if not shortcut:
+                monkeypatch.setattr(sys.modules["taskeval.compare"], "_from_files", lambda *a: None)
+            try:
+                outcomes.append(compare("ehealthkd", resamples=30, **kwargs))
+            except ValueError as e:
+                outcomes.append(str(e))
+        monkeypatch.undo()
+        assert outcomes[0] == outcomes[1], kwargs
