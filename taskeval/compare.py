@@ -31,6 +31,7 @@ from .units import Adapter, RowAdapter, SumAdapter, SumUnits, adapter
 StrPath = str | PathLike
 _CELLS = 1 << 22  # resample x unit cells drawn at once: bounds memory on large sets
 _MANY_CELLS = 1 << 16  # ... for a metric's ``many``: its work on a chunk stays in the CPU's cache
+_INT32_MAX = 2**31 - 1  # np.iinfo(np.int32).max, without its lookup on every draw
 _TIE = 1e-12  # differences this close to the observed one count as "as large"
 
 
@@ -130,7 +131,7 @@ def _chunks(total: int, n: int, cells: int | None = None) -> list[int]:
 def _draw(rng, n: int, shape: tuple[int, int]) -> np.ndarray:
     """``rng.integers(0, n, size=shape)``, the very same numbers, as 32-bit ints: below 2**32
     both draw from the generator's 32-bit words alike; half the memory, twice as fast."""
-    if n > np.iinfo(np.int32).max:
+    if n > _INT32_MAX:
         return rng.integers(0, n, size=shape)
     return rng.integers(0, n, size=shape, dtype=np.int32)
 
@@ -479,6 +480,64 @@ def compare_rows(
     _check_systems(systems, names, contract(name).reader.row_id)
     a = adapter(name, config_name, **options)
     official, a = _official(a, systems)
+    return _result(
+        name, a, systems, official, names, config_name, method, resamples, seed, confidence,
+        workers, options,
+    )  # fmt: skip
+
+
+def _from_files(
+    name: str,
+    references: StrPath | None,
+    predictions: StrPath,
+    names: list[str],
+    settings: dict[str, Any],
+    options: dict[str, Any],
+    config_name: str | None = None,
+) -> dict[str, Any] | None:
+    """``compare_rows`` of one system straight from its files, where the metric scores them and
+    gives their unit statistics without making ``compute()`` inputs
+    (``SumStatistics.official_and_stats_from_files``); None where it does not, or where
+    ``compare_rows`` would refuse the arguments (the files are then read as inputs, so every
+    refusal and its order stay those of that path). A problem in the files raises what reading
+    them as inputs raises."""
+    system: dict[str, Any] = {"predictions": [], "references": []}
+    try:
+        _check_arguments(
+            settings["method"], settings["resamples"], settings["seed"], settings["confidence"]
+        )
+        workers = _workers(settings["workers"])
+        _check_systems([system], names)
+        a = adapter(name, config_name, **options)
+    except ValueError:
+        return None
+    if not isinstance(a, SumAdapter):
+        return None
+    found = a.official_and_units_from_files(references, predictions)
+    if found is None:
+        return None
+    official, units = found
+    a = dataclasses.replace(a, units=lambda inputs: units)
+    return _result(
+        name, a, [system], [official], names, config_name, settings["method"], settings["resamples"],
+        settings["seed"], settings["confidence"], workers, options,
+    )  # fmt: skip
+
+
+def _result(
+    name: str,
+    a: Adapter,
+    systems: Sequence[Mapping[str, Any]],
+    official: list[dict],
+    names: list[str],
+    config_name: str | None,
+    method: str,
+    resamples: int,
+    seed: int | None,
+    confidence: float,
+    workers: int,
+    options: Mapping[str, Any],
+) -> dict[str, Any]:
     boot, perm, n = _resample(a, systems, method, resamples, seed, workers)
     result: dict[str, Any] = {
         "metric": name,
@@ -568,6 +627,10 @@ def compare(
     options = {k: v for k, v in options.items() if v is not None or metric.option(k) is not None}
     config = metric.config
     if config is None:
+        if len(predictions) == 1:
+            found = _from_files(name, references, predictions[0], names, settings, options)
+            if found is not None:
+                return found
         systems = [read_official(name, references=references, predictions=p) for p in predictions]
         return compare_rows(name, systems, names=names, **settings, **options)
     chosen = options.pop(config.name, None)
@@ -585,6 +648,12 @@ def compare(
             )
     out = {}
     for i, value in enumerate(held):
+        if len(pairs) == 1:
+            _, gold, submitted = pairs[0][i]
+            found = _from_files(name, gold, submitted, names, settings, options, value)
+            if found is not None:
+                out[value] = found
+                continue
         systems = [
             read_official(name, references=more[i][1], predictions=more[i][2]) for more in pairs
         ]

@@ -278,9 +278,23 @@ class SumStatistics(_Record):
     Sums taken left to right over all units give ``compute()``'s numbers exactly.
     ``official_and_stats(inputs)``, optional: ``(official(inputs), stats(inputs))`` in one pass
     over the rows, for a metric where that is cheaper than the two apart.
+    ``official_and_stats_from_files(references, predictions)``, optional: the same pair for the
+    inputs ``Reader.read_official`` would make of the files, straight from the files, or None
+    where that shortcut does not apply (then the files are read into inputs, and any problem is
+    reported from there). It raises only what ``read_official`` raises on the same files, with
+    the same warnings before it.
     """
 
-    __slots__ = ("keys", "official", "official_and_stats", "scores", "stats", "unit", "width")
+    __slots__ = (
+        "keys",
+        "official",
+        "official_and_stats",
+        "official_and_stats_from_files",
+        "scores",
+        "stats",
+        "unit",
+        "width",
+    )
 
     def __init__(
         self,
@@ -293,10 +307,15 @@ class SumStatistics(_Record):
         scores: Callable[[list[float], int], dict[str, float]],
         official_and_stats: Callable[[Inputs], tuple[dict[str, Any], list[Sequence[float]]]]
         | None = None,
+        official_and_stats_from_files: Callable[
+            [Path | None, Path], tuple[dict[str, Any], list[Sequence[float]]] | None
+        ]
+        | None = None,
     ) -> None:
         self.unit, self.keys, self.width = unit, tuple(keys), width
         self.official, self.stats, self.scores = official, stats, scores
         self.official_and_stats = official_and_stats
+        self.official_and_stats_from_files = official_and_stats_from_files
 
 
 class ManyResamples(_Record):

@@ -42,6 +42,11 @@ class SumAdapter:
     aggregate: Callable[[np.ndarray, int], dict[str, np.ndarray]]
     # (official(inputs), units(inputs)) in one pass, when the metric can give both at once
     official_and_units: Callable[[Inputs], tuple[dict[str, Any], SumUnits]] | None = None
+    # the same pair straight from official files (references, predictions), or None where the
+    # metric has no such shortcut or it does not apply to these files
+    official_and_units_from_files: Callable[[Any, Any], tuple[dict[str, Any], SumUnits] | None] = (
+        lambda references, predictions: None
+    )
 
 
 @dataclass
@@ -99,13 +104,27 @@ def _sum_adapter(statistics: SumStatistics) -> SumAdapter:
             official, rows = both(inputs)
             return official, as_units(rows)
 
+    from_files = statistics.official_and_stats_from_files
+
+    def official_and_units_from_files(
+        references: Any, predictions: Any
+    ) -> tuple[dict[str, Any], SumUnits] | None:
+        found = None if from_files is None else from_files(references, predictions)
+        return None if found is None else (found[0], as_units(found[1]))
+
     def aggregate(sums: np.ndarray, n: int) -> dict[str, np.ndarray]:
         # The metric's own formulas turn each resample's sums into its scores.
         scores = [statistics.scores(row, n) for row in sums.tolist()]
         return {k: np.array([s[k] for s in scores], dtype=np.float64) for k in statistics.keys}
 
     return SumAdapter(
-        statistics.unit, statistics.keys, statistics.official, units, aggregate, official_and_units
+        statistics.unit,
+        statistics.keys,
+        statistics.official,
+        units,
+        aggregate,
+        official_and_units,
+        official_and_units_from_files,
     )
 
 

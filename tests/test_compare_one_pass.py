@@ -6,10 +6,12 @@ rows it refuses (the same error)."""
 from __future__ import annotations
 
 import copy
+import sys
 
 import pytest
 
 import taskeval
+from taskeval.compare import compare, compare_rows
 from taskeval.registry import contract
 
 from harness import PARITY
@@ -106,3 +108,160 @@ def test_ehealthkd_one_pass_on_real_runs(scenario):
             "ehealthkd", references=EHEALTHKD / "gold" / folder, predictions=run
         )
         _check("ehealthkd", scenario, {}, inputs)
+
+
+def _read_then_one_pass(options: dict, gold, predictions):
+    """``official_and_stats`` of the rows ``read_official`` makes, or its refusal's message."""
+    try:
+        inputs = taskeval.read_official("fever_score", references=gold, predictions=predictions)
+    except ValueError as e:
+        return str(e)
+    return _outcome(contract("fever_score").statistics(None, options).official_and_stats, inputs)
+
+
+@needs_parity
+@pytest.mark.parametrize("max_evidence", [5, 1, None, "x"])
+def test_fever_from_files_is_the_one_pass_of_the_rows_read(max_evidence):
+    # Straight from the files: the very numbers and claim rows of the rows read_official makes,
+    # or None (the caller then reads the rows, and names any problem from there).
+    options = {"max_evidence": max_evidence}
+    from_files = contract("fever_score").statistics(None, options).official_and_stats_from_files
+    taken = 0
+    for predictions in FEVER:
+        gold = predictions.parent / "actual.jsonl"
+        gold = gold if gold.is_file() else None
+        found = from_files(gold, predictions)
+        if found is None:
+            continue
+        taken += 1
+        official, rows = _read_then_one_pass(options, gold, predictions)
+        assert found[0] == official
+        assert [type(v) for v in found[0].values()] == [type(v) for v in official.values()]
+        assert [tuple(r) for r in found[1]] == [tuple(r) for r in rows]
+        assert [[type(v) for v in r] for r in found[1]] == [[type(v) for v in r] for r in rows]
+    assert taken > (20 if max_evidence != "x" else -1)
+    if max_evidence == "x":
+        assert taken == 0
+
+
+def _compare_outcome(**kwargs):
+    try:
+        return compare("fever_score", resamples=50, **kwargs)
+    except ValueError as e:
+        return str(e)
+
+
+@needs_parity
+def test_fever_compare_from_files_equals_compare_of_the_rows_read(tmp_path, monkeypatch):
+    for predictions in FEVER[:12]:
+        gold = predictions.parent / "actual.jsonl"
+        gold = gold if gold.is_file() else None
+        result = _compare_outcome(
+            references=gold, predictions=[predictions], names=["s"], max_evidence=1
+        )
+        inputs = taskeval.read_official("fever_score", references=gold, predictions=predictions)
+        rows = compare_rows("fever_score", [inputs], names=["s"], resamples=50, max_evidence=1)
+        assert result == rows
+    # Refusals stay those of the rows' path (the shortcut turned off): unreadable and malformed
+    # files, bad arguments.
+    good = next(p for p in FEVER if (p.parent / "actual.jsonl").is_file())
+    gold = good.parent / "actual.jsonl"
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": 1, "predicted_label": "SUPPORTS"}\n', encoding="utf-8")
+    for kwargs in [
+        {"references": gold, "predictions": [tmp_path / "none.jsonl"]},
+        {"references": tmp_path / "none.jsonl", "predictions": [good]},
+        {"references": gold, "predictions": [bad]},
+        {"references": None, "predictions": [good]},
+        {"references": gold, "predictions": [good], "confidence": 2.0},
+        {"references": gold, "predictions": [good], "names": ["a", "b"]},
+        {"references": gold, "predictions": [good], "max_evidence": "x"},
+        {"references": gold, "predictions": [good], "colour": 1},
+        {"references": gold, "predictions": [good], "max_evidence": 2},
+    ]:
+        outcomes = []
+        for shortcut in (True, False):
+            if not shortcut:
+                monkeypatch.setattr(
+                    sys.modules["taskeval.compare"], "_from_files", lambda *args: None
+                )
+            try:
+                outcomes.append(_compare_outcome(**kwargs))
+            except OSError as e:
+                outcomes.append((type(e), str(e)))
+        monkeypatch.undo()
+        assert outcomes[0] == outcomes[1]
+
+
+def _ehealthkd_from_files(scenario: str, gold, submission):
+    """(official, rows) straight from the folders and the same computed apart on the rows
+    ``read_official`` makes, or for each the error's message, with the warnings either gave."""
+    import warnings
+
+    statistics = contract("ehealthkd").statistics(scenario, {})
+    outcomes = []
+    for way in ("files", "rows"):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                if way == "files":
+                    found = statistics.official_and_stats_from_files(gold, submission)
+                else:
+                    inputs = taskeval.read_official(
+                        "ehealthkd", references=gold, predictions=submission
+                    )
+                    found = (statistics.official(inputs), statistics.stats(inputs))
+                official, rows = found
+                found = (
+                    official,
+                    [type(v) for v in official.values()],
+                    [[(type(v), v) for v in r] for r in rows],
+                )
+            except ValueError as e:
+                found = str(e)
+        outcomes.append((found, [(str(w.message), w.category, w.filename) for w in caught]))
+    return outcomes
+
+
+@needs_parity
+def test_ehealthkd_from_files_is_the_official_and_stats_of_the_rows_read():
+    folders = {"scenario1": "scenario1-main", "scenario2": "scenario2-taskA"}
+    folders["scenario3"] = "scenario3-taskB"
+    runs = sorted((EHEALTHKD / "cases").glob("*/submission"))
+    checked = 0
+    for scenario, folder in folders.items():
+        for run in runs:
+            files, rows = _ehealthkd_from_files(scenario, EHEALTHKD / "gold" / folder, run / folder)
+            assert files == rows
+            checked += 1
+    cases = sorted((PARITY / "ehealthkd" / "cases").glob("*/submission"))
+    for case in cases:
+        for scenario, folder in folders.items():
+            gold, submission = case.parent / "gold" / folder, case / folder
+            if submission.is_dir() and gold.is_dir():
+                files, rows = _ehealthkd_from_files(scenario, gold, submission)
+                assert files == rows, case
+                checked += 1
+    assert checked > 40
+
+
+@needs_parity
+def test_ehealthkd_compare_with_and_without_the_shortcut(monkeypatch):
+    run = EHEALTHKD / "cases" / "talp__576639" / "submission"
+    cases = [
+        {"references": EHEALTHKD / "gold", "predictions": [run]},
+        {"references": EHEALTHKD / "gold", "predictions": [run], "scenario": "scenario2"},
+        {"references": EHEALTHKD / "gold", "predictions": [run], "seed": -1},
+        {"references": EHEALTHKD / "gold" / "scenario1-main", "predictions": [run]},
+    ]
+    for kwargs in cases:
+        outcomes = []
+        for shortcut in (True, False):
+            if not shortcut:
+                monkeypatch.setattr(sys.modules["taskeval.compare"], "_from_files", lambda *a: None)
+            try:
+                outcomes.append(compare("ehealthkd", resamples=30, **kwargs))
+            except ValueError as e:
+                outcomes.append(str(e))
+        monkeypatch.undo()
+        assert outcomes[0] == outcomes[1], kwargs

@@ -23,7 +23,13 @@ from taskeval.contract import (
 )
 
 from . import scoring as core
-from .inputs import read_official, references_from_hub, scenario_pairs, score_files
+from .inputs import (
+    read_official,
+    read_sentence_pairs,
+    references_from_hub,
+    scenario_pairs,
+    score_files,
+)
 
 TYPE_CHECKING = False  # typing costs the command line milliseconds at start
 if TYPE_CHECKING:
@@ -73,8 +79,18 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> SumStatistics:
         core.check_lengths(len(predictions), len(references))
         preds = core.normalize_rows(predictions, "predictions")
         refs = core.normalize_rows(references, "references")
-        official = core.score(preds, refs, scenario)
-        return official, _rows(len(preds), core.match_pairs(preds, refs))
+        return scored(preds, refs)
+
+    def scored(preds: list, refs: list) -> tuple[dict[str, Any], list]:
+        # The sentence pairs matched once, for the official values and the rows alike.
+        matches = core.match_pairs(preds, refs)
+        return core.scores_of(matches, scenario), _rows(len(preds), matches)
+
+    def from_files(references: Any, predictions: Any) -> tuple[dict[str, Any], list]:
+        # The sentences as read, not turned into compute() rows and normalized back: the very
+        # sentences (normalizing a row made of a sentence gives that sentence).
+        submitted, gold, _ = read_sentence_pairs(references, predictions)
+        return scored(submitted, gold)
 
     def scores(sums: list[float], n: int) -> dict[str, float]:
         values = core.metrics(dict(zip(core.COUNT_KEYS, map(round, sums))), scenario)
@@ -88,6 +104,7 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> SumStatistics:
         stats=stats,
         scores=scores,
         official_and_stats=official_and_stats,
+        official_and_stats_from_files=from_files,
     )
 
 

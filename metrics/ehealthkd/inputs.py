@@ -390,6 +390,22 @@ def read_scenario(
     return sub, gold, [f"{sub_file}, line {k + 1}" for k in scored]
 
 
+def read_sentence_pairs(
+    references: str | PathLike | None, predictions: str | PathLike
+) -> tuple[list[Sentence], list[Sentence], list[str]]:
+    """``read_scenario`` as ``read_official`` calls it (the same refusals and warnings), with the
+    garbage collector paused: the sentences that ``read_official`` turns into rows."""
+    if references is None:
+        raise ValueError("ehealthkd needs the gold scenario folder as references")
+    collecting = gc.isenabled()
+    gc.disable()  # parsing builds many small objects and no cycles: collections only cost time
+    try:
+        return read_scenario(references, predictions)
+    finally:
+        if collecting:
+            gc.enable()
+
+
 def _row(sentence: Sentence) -> dict:
     return {
         "text": sentence.text,

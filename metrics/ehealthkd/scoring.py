@@ -70,6 +70,7 @@ __all__ = [
     "normalize_row",
     "normalize_rows",
     "score",
+    "scores_of",
     "span_problem",
     "split_words",
     "totals",
@@ -451,6 +452,12 @@ def metrics(counts: Mapping[str, int], scenario: str) -> dict[str, float | int]:
 # Entry points
 
 
+def scores_of(matches: list[PairMatch], scenario: str) -> dict[str, Any]:
+    """The eleven official values of one scenario from its matched sentence pairs."""
+    counts = totals(matches)
+    return {**counts, **metrics(counts, scenario)}
+
+
 def score(
     predictions: Sequence[Sentence],
     references: Sequence[Sentence],
@@ -466,8 +473,7 @@ def score(
     check_scenario(scenario)
     check_lengths(len(predictions), len(references))
     matches = match_pairs(predictions, references, names)
-    counts = totals(matches)
-    result: dict[str, Any] = {**counts, **metrics(counts, scenario)}
+    result = scores_of(matches, scenario)
     if details:
         from .details import item_details  # it builds on the rule above
 

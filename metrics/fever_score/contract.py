@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from taskeval.contract import (
     BarChart,
     FileArgument,
@@ -17,7 +19,14 @@ from taskeval.contract import (
 
 from . import scoring as core
 from .fast_path import official_form_claims
-from .inputs import OPTIONS, carries_gold, read_official, references_from_hub, score_files
+from .inputs import (
+    OPTIONS,
+    carries_gold,
+    official_form_file_claims,
+    read_official,
+    references_from_hub,
+    score_files,
+)
 from .jsonl import read_jsonl
 
 TYPE_CHECKING = False  # typing costs the command line milliseconds at start
@@ -70,8 +79,6 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> SumStatistics:
         return core.scores_from_sums(strict, correct, n, round(verifiable), precision, recall)
 
     def official_and_stats(inputs: Mapping[str, Any]) -> tuple[dict[str, Any], list]:
-        # Rows in the official form: compute()'s numbers are the scores of the claims' sums,
-        # added left to right as the official loop adds them (NOT ENOUGH INFO adds 0.0).
         predictions, references = inputs["predictions"], inputs["references"]
         cut = core.check_max_evidence(max_evidence)
         core.check_rows(predictions, "predictions")
@@ -80,14 +87,25 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> SumStatistics:
         claims = official_form_claims(predictions, references, cut)
         if claims is None:
             return official(inputs), stats(inputs)
-        strict = correct = verifiable = precision = recall = 0.0
-        for s, c, v, p, r in claims:
-            strict += s
-            correct += c
-            verifiable += v
+        return summed(claims), claims
+
+    def summed(claims: list[tuple[float, ...]]) -> dict[str, Any]:
+        # compute()'s numbers for rows in the official form: the scores of the claims' sums,
+        # added left to right as the official loop adds them (NOT ENOUGH INFO adds 0.0).
+        # Every column but precision holds 0.0 and 1.0 only: its sum is an exact integer in any
+        # order, so a C-level sum() gives the loop's float. Precision's is added left to right.
+        strict, correct, verifiable, recall = (
+            sum(map(itemgetter(k), claims), 0.0) for k in (0, 1, 2, 4)
+        )
+        precision = 0.0
+        for p in map(itemgetter(3), claims):
             precision += p
-            recall += r
-        return scores([strict, correct, verifiable, precision, recall], len(claims)), claims
+        return scores([strict, correct, verifiable, precision, recall], len(claims))
+
+    def from_files(references: Any, predictions: Any) -> tuple[dict[str, Any], list] | None:
+        # Lines in the official form, scored as parsed: no compute() rows are made.
+        claims = official_form_file_claims(references, predictions, max_evidence)
+        return None if claims is None else (summed(claims), claims)
 
     return SumStatistics(
         "claim",
@@ -97,6 +115,7 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> SumStatistics:
         stats=stats,
         scores=scores,
         official_and_stats=official_and_stats,
+        official_and_stats_from_files=from_files,
     )
 
 

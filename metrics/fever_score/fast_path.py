@@ -83,6 +83,11 @@ def official_form_claims(
     if len(predictions) != len(references) or not predictions:
         return None
     out: list[tuple[float, float, float, float, float]] = []
+    # A NOT ENOUGH INFO claim's row depends on its label alone: made once for each.
+    unscored = {
+        ok: (float(strictly_correct(ok, False, False)), float(ok), 0.0, 0.0, 0.0)
+        for ok in (False, True)
+    }
     with gc_paused():
         for (_, predicted), (_, gold) in zip(_chunks(predictions), _chunks(references)):
             prediction_columns = _prediction_columns(predicted)
@@ -96,8 +101,7 @@ def official_form_claims(
                 right, evidence_scored(gold_labels), evidence, gold_evidence
             ):
                 if not scored:
-                    out.append((float(strictly_correct(label_ok, False, False)), float(label_ok),
-                                0.0, 0.0, 0.0))  # fmt: skip
+                    out.append(unscored[label_ok])
                     continue
                 kept = kept_evidence(kept, max_evidence)
                 complete = complete_group(kept, groups, _GOLD_PAIR)

@@ -10,7 +10,9 @@ from collections.abc import Iterable, Mapping
 from itertools import chain
 from os import PathLike
 
+from .fast_path import official_form_claims
 from .jsonl import read_jsonl
+from .rows import check_max_evidence
 from .scoring import DEFAULT_MAX_EVIDENCE, fever_score, gc_paused, official_form_score
 
 TYPE_CHECKING = False  # typing itself costs the command-line scorer milliseconds at start
@@ -162,6 +164,27 @@ def score_files(
             return scores
     del preds, actual, gold
     return fever_score(**read_official(references, predictions), max_evidence=max_evidence)
+
+
+def official_form_file_claims(
+    references: str | PathLike | None, predictions: str | PathLike, max_evidence: int | None
+) -> list[tuple[float, float, float, float, float]] | None:
+    """Per claim, the statistics ``official_form_claims`` gives for ``read_official``'s rows,
+    straight from the parsed lines (``score_files``'s pairing, no ``compute()`` rows made), or
+    None whenever that path does not apply (a file that cannot be read, a line in another form,
+    a bad ``max_evidence``): the caller then reads the files the checking way, which scores them
+    or names the problem. ``read_official`` copies the fields it keeps unchanged, and the rules
+    read only those, so the statistics are the same floats."""
+    try:
+        cut = check_max_evidence(max_evidence)
+        preds = read_jsonl(predictions)
+        actual = read_jsonl(references) if references is not None else None
+    except (OSError, ValueError):
+        return None
+    gold = _gold_lines(preds, actual)
+    if gold is None:
+        return None
+    return official_form_claims(preds, gold, cut)
 
 
 def _gold_lines(preds: list, actual: list | None) -> list | None:
