@@ -294,11 +294,23 @@ def _paths(files: Any) -> list[str]:
     return [str(files)] if isinstance(files, (str, os.PathLike)) else [str(f) for f in files or []]
 
 
+def still_uploaded(paths: Sequence[str]) -> None:
+    """Refuse, naming it, an upload removed after an earlier request (the page still shows it
+    when the user presses a button again)."""
+    for path in paths:
+        if not os.path.exists(path):
+            raise ValueError(
+                f"{Path(path).name}: no longer on the server (uploads are removed once used): "
+                "upload it again"
+            )
+
+
 @contextlib.contextmanager
 def _staged(spec: SpaceSpec, files: Any, side: str, optional: bool) -> Iterator[str | None]:
     """The uploaded file (or, for folder inputs, a temporary folder holding links to the
     uploads, removed afterwards), as ``read_official`` takes it."""
     paths = _paths(files)
+    still_uploaded(paths)
     if not paths:
         if optional:
             yield None

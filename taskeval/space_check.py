@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
-import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,16 @@ from typing import Any
 import gradio as gr
 
 from .registry import contract
-from .space import _LIMITS, SpaceSpec, _file_value, _paths, _staged_task, _uploads, _values
+from .space import (
+    _LIMITS,
+    SpaceSpec,
+    _file_value,
+    _paths,
+    _staged_task,
+    _uploads,
+    _values,
+    still_uploaded,
+)
 from .space_check_worker import SHOWN, run_check
 from .space_pool import pool
 from .space_worker import user_message
@@ -137,12 +145,7 @@ def _held(files: Sequence[Any]) -> Iterator[None]:
 def _run(spec: SpaceSpec, predictions: Any, inputs: Any, references: Any) -> dict:
     """The check, in a worker process; uploads of a folder side linked into a temporary folder
     for as long as it runs (as for Compute)."""
-    for path in (p for files in (predictions, inputs, references) for p in _paths(files)):
-        if not os.path.exists(path):  # a second Check of the same upload
-            raise ValueError(
-                f"{Path(path).name}: no longer on the server (uploads are removed once checked): "
-                "upload it again"
-            )
+    still_uploaded([p for files in (predictions, inputs, references) for p in _paths(files)])
     # The gold is optional here, whatever scoring needs.
     checking = dataclasses.replace(spec, references_optional=True)
     paths = _paths(inputs)

@@ -321,7 +321,7 @@ def test_the_pages_limits_hold(uploads, in_process, monkeypatch):
     # Checked again, a removed upload: said so.
     message = refused(check_submission(spec, big, None, None))
     assert message == (
-        "big.jsonl: no longer on the server (uploads are removed once checked): upload it again"
+        "big.jsonl: no longer on the server (uploads are removed once used): upload it again"
     )
 
 
@@ -389,3 +389,26 @@ def test_an_exported_space_checks_with_what_it_bundles(tmp_path):
         "fever_score predictions.jsonl: 0 errors, 0 warnings in 100 predictions: ready to score"
     )
     assert report["references"] == "actual.jsonl" and report["ok"] is True
+
+
+def test_compute_pressed_again_after_its_uploads_were_removed(uploads, in_process):
+    """The page keeps showing an upload the server removed after the request's last step; a
+    second Compute names it and asks for it again (planted: the existence check left out, which
+    showed the reader's 'no such file' with the server's path cleaned away)."""
+    from test_spaces import default_controls
+
+    spec = app_module("fever_score").SPEC
+    controls = default_controls(spec)
+    example = spec.example_files["predictions"][0]
+    mine = uploads("mine.jsonl", Path(example).read_text(encoding="utf-8"))
+    references = str(spec.example_files["references"][0])
+    values = ("", "", mine, references, *controls)
+    error, *_ = space.compute(spec, "files", *values)
+    assert error["visible"] is False
+    space.add_intervals(spec, "files", *values, False, None)  # the last step: removed
+    assert left(uploads.folder) == []
+    error, *_ = space.compute(spec, "files", *values)
+    assert error["value"] == (
+        "mine.jsonl: no longer on the server (uploads are removed once used): upload it again"
+    )
+    assert Path(references).exists()  # the example files are never removed
