@@ -294,6 +294,18 @@ def _paths(files: Any) -> list[str]:
     return [str(files)] if isinstance(files, (str, os.PathLike)) else [str(f) for f in files or []]
 
 
+def file_box(spec: SpaceSpec, label: str, example: str | None, elem_id: str) -> Any:
+    """An upload box of the page, holding the ``example`` side's files at first (none if None;
+    several at once when the Space takes folders, or for the optional test inputs)."""
+    return gr.File(
+        label=label,
+        file_count="multiple" if spec.folders or example is None else "single",
+        value=None if example is None else _file_value(spec.example_files[example], spec.folders),
+        elem_id=elem_id,
+        min_width=300,  # side by side on a desktop, one above the other on a phone
+    )
+
+
 def still_uploaded(paths: Sequence[str]) -> None:
     """Refuse, naming it, an upload removed after an earlier request (the page still shows it
     when the user presses a button again)."""
@@ -726,22 +738,11 @@ def build(spec: SpaceSpec) -> gr.Blocks:
         with gr.Tabs():
             with gr.Tab("Official files", id="files") as files_tab:
                 gr.Markdown(spec.file_help)
-                count = "multiple" if spec.folders else "single"
                 with gr.Row():
-                    ref_files = gr.File(
-                        label="references (gold)",
-                        file_count=count,
-                        value=_file_value(spec.example_files["references"], spec.folders),
-                        elem_id="references-files",
-                        min_width=300,  # side by side on a desktop, one above the other on a phone
+                    ref_files = file_box(
+                        spec, "references (gold)", "references", "references-files"
                     )
-                    pred_files = gr.File(
-                        label="predictions",
-                        file_count=count,
-                        value=_file_value(spec.example_files["predictions"], spec.folders),
-                        elem_id="predictions-files",
-                        min_width=300,  # side by side on a desktop, one above the other on a phone
-                    )
+                    pred_files = file_box(spec, "predictions", "predictions", "predictions-files")
             with gr.Tab("JSON rows", id="json") as json_tab:
                 with gr.Row():
                     ref_text = gr.Code(

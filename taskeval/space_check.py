@@ -23,11 +23,11 @@ from .registry import contract
 from .space import (
     _LIMITS,
     SpaceSpec,
-    _file_value,
     _paths,
     _staged_task,
     _uploads,
     _values,
+    file_box,
     still_uploaded,
 )
 from .space_check_worker import SHOWN, run_check
@@ -43,7 +43,6 @@ def panel(spec: SpaceSpec) -> None:
     declared = contract(spec.metric).check
     if declared is None:
         return
-    count = "multiple" if spec.folders else "single"
     with gr.Accordion("Check a submission", open=False, elem_id="check"):
         gr.Markdown(
             "Every problem of a submission before it is scored, as `taskeval check "
@@ -53,26 +52,11 @@ def panel(spec: SpaceSpec) -> None:
             "**gold** (optional): the references, held to the same ids."
         )
         with gr.Row(elem_id="check-files"):
-            predictions = gr.File(
-                label="predictions (the submission)",
-                file_count=count,
-                value=_file_value(spec.example_files["predictions"], spec.folders),
-                elem_id="check-predictions",
-                min_width=300,  # side by side on a desktop, one above the other on a phone
+            predictions = file_box(
+                spec, "predictions (the submission)", "predictions", "check-predictions"
             )
-            inputs = gr.File(
-                label="test inputs (optional)",
-                file_count="multiple",
-                elem_id="check-inputs",
-                min_width=300,
-            )
-            references = gr.File(
-                label="gold (optional)",
-                file_count=count,
-                value=_file_value(spec.example_files["references"], spec.folders),
-                elem_id="check-references",
-                min_width=300,
-            )
+            inputs = file_box(spec, "test inputs (optional)", None, "check-inputs")
+            references = file_box(spec, "gold (optional)", "references", "check-references")
         button = gr.Button("Check", elem_id="check-button")
         # Plain text, as written: no Markdown eats an id's underscores or a page's brackets.
         error = gr.Textbox(
