@@ -535,10 +535,74 @@ def test_ehealthkd_every_problem_at_its_line(tmp_path):
         ("warning", "output_b_scenario1.txt", 4, None),
         ("warning", "output_b_scenario1.txt", 5, None),
     }, format_report(report)
-    # The same against the gold folder, and with no sentences at all.
-    assert found(taskeval.check("ehealthkd", submission, references=gold)) == found(report)
+    # The same against the gold folder, with what its scorer refuses besides: a submission
+    # folder without its sentence file is none.
+    against_gold = taskeval.check("ehealthkd", submission, references=gold)
+    assert found(against_gold) == found(report) | {("error", "run", None, None)}
+    assert format_report(against_gold).splitlines()[0] == (
+        f"{submission}: error: no submission found: expected a scenario folder (a sentence file "
+        "such as output_scenario1.txt, or input_scenario1.txt for the gold, with its output_a_ "
+        "and output_b_ companions) or a folder of scenario folders (scenario1-main, "
+        "scenario2-taskA, scenario3-taskB), or a folder of those"
+    )
+    # With no sentences at all.
     alone = taskeval.check("ehealthkd", submission)
     assert [p.message[:27] for p in alone.errors] == ["no sentences for scenario 1"]
+
+
+def _ehealthkd_pair(tmp_path, a_lines: list, b_lines: list, gold_a: list) -> tuple[Path, Path]:
+    gold, run = tmp_path / "gold", tmp_path / "run"
+    write(gold / "input_scenario1.txt", ["El asma causa tos."])
+    write(gold / "output_a_scenario1.txt", gold_a)
+    write(gold / "output_b_scenario1.txt", [])
+    write(run / "output_scenario1.txt", ["El asma causa tos."])
+    write(run / "output_a_scenario1.txt", a_lines)
+    write(run / "output_b_scenario1.txt", b_lines)
+    return gold, run
+
+
+def test_ehealthkd_numbers_are_read_as_the_official_int_reads_them(tmp_path, capsys):
+    """'²' is a digit to str.isdigit but int() refuses it, as the official reader (and so the
+    scorer) does: an error at its line, not a crash. What int() takes ('+3', '٣') is no error."""
+    gold, run = _ehealthkd_pair(
+        tmp_path,
+        ["²\t3 7\tConcept\tasma", "2\t8 ²\tAction\tcausa", "+3\t14 17\tConcept\ttos"],
+        ["subject\t3\t²", "target\t+3\t٣"],
+        ["1\t3 7\tConcept\tasma"],
+    )
+    code = main(["check", "ehealthkd", "--predictions", str(run), "--references", str(gold)])
+    a, b = run / "output_a_scenario1.txt", run / "output_b_scenario1.txt"
+    assert (code, capsys.readouterr().out.splitlines()) == (
+        1,
+        [
+            f"{a}:1: error: field ID: must be an integer, got '²'",
+            f"{a}:2: error: id 2, field SPANS: must be 'START END' pairs separated by ';', got "
+            "'8 ²'",
+            f"{b}:1: error: field TARGET-ID: must be an integer, got '²'",
+            f"{b}:2: warning: 1 relation: each goes from a key phrase to itself: it never matches "
+            "(lines 2)",
+            f"ehealthkd {run}: 3 errors, 1 warning in 5 predictions: the scorer would fail on it "
+            "or score it other than meant",
+        ],
+    )
+    with pytest.raises(ValueError, match="the key-phrase ID must be an integer, got '²'"):
+        taskeval.score_files("ehealthkd", references=gold, predictions=run)
+
+
+def test_ehealthkd_a_gold_the_scorer_refuses_is_an_error(tmp_path, capsys):
+    gold, run = _ehealthkd_pair(tmp_path, ["1\t3 7\tConcept\tasma"], [], ["x\t3 7\tConcept\tasma"])
+    code = main(["check", "ehealthkd", "--predictions", str(run), "--references", str(gold)])
+    assert (code, capsys.readouterr().out.splitlines()) == (
+        1,
+        [
+            f"{gold / 'output_a_scenario1.txt'}:1: error: the key-phrase ID must be an integer, "
+            "got 'x'",
+            f"ehealthkd {run}: 1 error, 0 warnings in 1 prediction: the scorer would fail on it "
+            "or score it other than meant",
+        ],
+    )
+    with pytest.raises(ValueError, match="the key-phrase ID must be an integer, got 'x'"):
+        taskeval.score_files("ehealthkd", references=gold, predictions=run)
 
 
 def ehealthkd_cases() -> list[dict]:
