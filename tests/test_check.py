@@ -444,6 +444,22 @@ def test_tydiqa_every_problem_at_its_line(tmp_path, ascii_only):
     assert past.message.startswith(f"[{n - 3}, {n + 5}) ends outside the document ({n} bytes")
 
 
+def test_tydiqa_a_prediction_without_example_id_is_an_error(tmp_path, capsys):
+    """The official reader takes row['example_id']: a line without one is refused (a KeyError
+    there), reported at its line, not a crash of the check or of the scorer."""
+    examples = SPACES / "tydiqa" / "examples"
+    rows = (examples / "predictions.jsonl").read_text(encoding="utf-8").splitlines()
+    second = json.loads(rows[1])
+    del second["example_id"]
+    preds = write(tmp_path / "predictions.jsonl", [rows[0], json.dumps(second), *rows[2:]])
+    gold = examples / "gold.jsonl.gz"
+    code = main(["check", "tydiqa", "--predictions", str(preds), "--references", str(gold)])
+    assert code == 1
+    assert f"{preds}:2: error: missing field 'example_id'" in capsys.readouterr().out.splitlines()
+    with pytest.raises(ValueError, match=r"predictions.jsonl, line 2: missing field 'example_id'"):
+        taskeval.score_files("tydiqa", references=gold, predictions=preds)
+
+
 def test_tydiqa_all_null_warning(tmp_path):
     preds = write(tmp_path / "p.jsonl", [tydi_prediction(i) for i in range(10)])
     report = taskeval.check("tydiqa", preds)
