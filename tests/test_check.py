@@ -303,6 +303,27 @@ def test_scifact_unlabelled_claims_given_as_gold(tmp_path):
     assert [p.line for p in gold if p.field == "'id'"] == [6]  # claim 6 has no prediction
 
 
+@pytest.mark.parametrize("name", ["scifact_abstract", "scifact_sentence"])
+def test_scifact_a_gold_claim_given_twice_is_an_error(tmp_path, capsys, name):
+    """The scorer refuses a gold with a claim twice (rows are paired by position): so does the
+    check, at the second line."""
+    examples = SPACES / "scifact_abstract" / "examples"
+    claims = (examples / "claims_dev.jsonl").read_text(encoding="utf-8").splitlines()
+    gold = write(tmp_path / "gold.jsonl", [*claims, claims[-1]])
+    preds = examples / "predictions.jsonl"
+    code = main(["check", name, "--predictions", str(preds), "--references", str(gold)])
+    errors = [line for line in capsys.readouterr().out.splitlines() if ": error: " in line]
+    assert (code, errors) == (
+        1,
+        [
+            f"{gold}:41: error: id 180, field 'id': is given twice (first on line 40): the scorer "
+            "pairs the gold with the predictions row by row"
+        ],
+    )
+    with pytest.raises(ValueError, match="got 40 predictions and 41 references"):
+        taskeval.score_files(name, references=gold, predictions=preds)
+
+
 def test_scifact_one_label_and_no_evidence_warnings(tmp_path):
     empty = write(tmp_path / "e.jsonl", [{"id": i, "evidence": {}} for i in range(10)])
     assert [p.field for p in taskeval.check("scifact_abstract", empty).problems] == ["'evidence'"]
