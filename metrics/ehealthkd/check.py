@@ -9,7 +9,10 @@ placed in the sentence of its first pair) and every line checked, not only the f
 
 The sentences are the submission's own ``output_scenarioN.txt`` or ``input_scenarioN.txt``, as the
 official tool reads them, else those of ``--inputs`` (``input_scenarioN.txt``, or a folder
-holding it), else those of the gold folder (``--references``).
+holding it), else those of the gold folder (``--references``). With ``--references``, what the
+scorer refuses beyond the submitted lines is an error too: the pairing of the scenario folders
+(the gold given as predictions, say), a submitted folder without its sentence file, the gold's
+own files.
 
 Errors: a line the official reader refuses, a label outside the task's vocabulary (key phrase
 labels are compared case-sensitively; any other never matches), a span outside its sentence, a
