@@ -642,6 +642,27 @@ def test_ehealthkd_a_gold_the_scorer_refuses_is_an_error(tmp_path, capsys):
         taskeval.score_files("ehealthkd", references=gold, predictions=run)
 
 
+def test_ehealthkd_scenario_2_needs_its_relations_file(tmp_path, capsys):
+    """The official reader opens output_b_ in every scenario: a scenario 2 folder without it is
+    refused, though scenario 2 scores no relation."""
+    gold, run = tmp_path / "gold" / "scenario2-taskA", tmp_path / "run" / "scenario2-taskA"
+    write(gold / "input_scenario2.txt", ["El asma causa tos."])
+    write(gold / "output_a_scenario2.txt", ["1\t3 7\tConcept\tasma"])
+    write(gold / "output_b_scenario2.txt", [])
+    write(run / "output_scenario2.txt", ["El asma causa tos."])
+    write(run / "output_a_scenario2.txt", ["1\t3 7\tConcept\tasma"])
+    code = main(["check", "ehealthkd", "--predictions", str(run), "--references", str(gold)])
+    assert (code, capsys.readouterr().out.splitlines()[0]) == (
+        1,
+        f"{run}: error: missing output_b_scenario2.txt: the scorer reads the relations (in "
+        "scenario 2 too, where an empty file will do)",
+    )
+    with pytest.raises(ValueError, match=r"output_b_scenario2\.txt: file not found"):
+        taskeval.score_files("ehealthkd", references=gold, predictions=run)
+    write(run / "output_b_scenario2.txt", [])
+    assert not taskeval.check("ehealthkd", run, references=gold).problems
+
+
 def ehealthkd_cases() -> list[dict]:
     if not PARITY.is_dir():
         return []
