@@ -303,6 +303,27 @@ def test_scifact_unlabelled_claims_given_as_gold(tmp_path):
     assert [p.line for p in gold if p.field == "'id'"] == [6]  # claim 6 has no prediction
 
 
+@pytest.mark.parametrize("name", ["scifact_abstract", "scifact_sentence"])
+def test_scifact_a_gold_claim_given_twice_is_an_error(tmp_path, capsys, name):
+    """The scorer refuses a gold with a claim twice (rows are paired by position): so does the
+    check, at the second line."""
+    examples = SPACES / "scifact_abstract" / "examples"
+    claims = (examples / "claims_dev.jsonl").read_text(encoding="utf-8").splitlines()
+    gold = write(tmp_path / "gold.jsonl", [*claims, claims[-1]])
+    preds = examples / "predictions.jsonl"
+    code = main(["check", name, "--predictions", str(preds), "--references", str(gold)])
+    errors = [line for line in capsys.readouterr().out.splitlines() if ": error: " in line]
+    assert (code, errors) == (
+        1,
+        [
+            f"{gold}:41: error: id 180, field 'id': is given twice (first on line 40): the scorer "
+            "pairs the gold with the predictions row by row"
+        ],
+    )
+    with pytest.raises(ValueError, match="got 40 predictions and 41 references"):
+        taskeval.score_files(name, references=gold, predictions=preds)
+
+
 def test_scifact_one_label_and_no_evidence_warnings(tmp_path):
     empty = write(tmp_path / "e.jsonl", [{"id": i, "evidence": {}} for i in range(10)])
     assert [p.field for p in taskeval.check("scifact_abstract", empty).problems] == ["'evidence'"]
@@ -444,6 +465,22 @@ def test_tydiqa_every_problem_at_its_line(tmp_path, ascii_only):
     assert past.message.startswith(f"[{n - 3}, {n + 5}) ends outside the document ({n} bytes")
 
 
+def test_tydiqa_a_prediction_without_example_id_is_an_error(tmp_path, capsys):
+    """The official reader takes row['example_id']: a line without one is refused (a KeyError
+    there), reported at its line, not a crash of the check or of the scorer."""
+    examples = SPACES / "tydiqa" / "examples"
+    rows = (examples / "predictions.jsonl").read_text(encoding="utf-8").splitlines()
+    second = json.loads(rows[1])
+    del second["example_id"]
+    preds = write(tmp_path / "predictions.jsonl", [rows[0], json.dumps(second), *rows[2:]])
+    gold = examples / "gold.jsonl.gz"
+    code = main(["check", "tydiqa", "--predictions", str(preds), "--references", str(gold)])
+    assert code == 1
+    assert f"{preds}:2: error: missing field 'example_id'" in capsys.readouterr().out.splitlines()
+    with pytest.raises(ValueError, match=r"predictions.jsonl, line 2: missing field 'example_id'"):
+        taskeval.score_files("tydiqa", references=gold, predictions=preds)
+
+
 def test_tydiqa_all_null_warning(tmp_path):
     preds = write(tmp_path / "p.jsonl", [tydi_prediction(i) for i in range(10)])
     report = taskeval.check("tydiqa", preds)
@@ -535,10 +572,95 @@ def test_ehealthkd_every_problem_at_its_line(tmp_path):
         ("warning", "output_b_scenario1.txt", 4, None),
         ("warning", "output_b_scenario1.txt", 5, None),
     }, format_report(report)
-    # The same against the gold folder, and with no sentences at all.
-    assert found(taskeval.check("ehealthkd", submission, references=gold)) == found(report)
+    # The same against the gold folder, with what its scorer refuses besides: a submission
+    # folder without its sentence file is none.
+    against_gold = taskeval.check("ehealthkd", submission, references=gold)
+    assert found(against_gold) == found(report) | {("error", "run", None, None)}
+    assert format_report(against_gold).splitlines()[0] == (
+        f"{submission}: error: no submission found: expected a scenario folder (a sentence file "
+        "such as output_scenario1.txt, or input_scenario1.txt for the gold, with its output_a_ "
+        "and output_b_ companions) or a folder of scenario folders (scenario1-main, "
+        "scenario2-taskA, scenario3-taskB), or a folder of those"
+    )
+    # With no sentences at all.
     alone = taskeval.check("ehealthkd", submission)
     assert [p.message[:27] for p in alone.errors] == ["no sentences for scenario 1"]
+
+
+def _ehealthkd_pair(tmp_path, a_lines: list, b_lines: list, gold_a: list) -> tuple[Path, Path]:
+    gold, run = tmp_path / "gold", tmp_path / "run"
+    write(gold / "input_scenario1.txt", ["El asma causa tos."])
+    write(gold / "output_a_scenario1.txt", gold_a)
+    write(gold / "output_b_scenario1.txt", [])
+    write(run / "output_scenario1.txt", ["El asma causa tos."])
+    write(run / "output_a_scenario1.txt", a_lines)
+    write(run / "output_b_scenario1.txt", b_lines)
+    return gold, run
+
+
+def test_ehealthkd_numbers_are_read_as_the_official_int_reads_them(tmp_path, capsys):
+    """'²' is a digit to str.isdigit but int() refuses it, as the official reader (and so the
+    scorer) does: an error at its line, not a crash. What int() takes ('+3', '٣') is no error."""
+    gold, run = _ehealthkd_pair(
+        tmp_path,
+        ["²\t3 7\tConcept\tasma", "2\t8 ²\tAction\tcausa", "+3\t14 17\tConcept\ttos"],
+        ["subject\t3\t²", "target\t+3\t٣"],
+        ["1\t3 7\tConcept\tasma"],
+    )
+    code = main(["check", "ehealthkd", "--predictions", str(run), "--references", str(gold)])
+    a, b = run / "output_a_scenario1.txt", run / "output_b_scenario1.txt"
+    assert (code, capsys.readouterr().out.splitlines()) == (
+        1,
+        [
+            f"{a}:1: error: field ID: must be an integer, got '²'",
+            f"{a}:2: error: id 2, field SPANS: must be 'START END' pairs separated by ';', got "
+            "'8 ²'",
+            f"{b}:1: error: field TARGET-ID: must be an integer, got '²'",
+            f"{b}:2: warning: 1 relation: each goes from a key phrase to itself: it never matches "
+            "(lines 2)",
+            f"ehealthkd {run}: 3 errors, 1 warning in 5 predictions: the scorer would fail on it "
+            "or score it other than meant",
+        ],
+    )
+    with pytest.raises(ValueError, match="the key-phrase ID must be an integer, got '²'"):
+        taskeval.score_files("ehealthkd", references=gold, predictions=run)
+
+
+def test_ehealthkd_a_gold_the_scorer_refuses_is_an_error(tmp_path, capsys):
+    gold, run = _ehealthkd_pair(tmp_path, ["1\t3 7\tConcept\tasma"], [], ["x\t3 7\tConcept\tasma"])
+    code = main(["check", "ehealthkd", "--predictions", str(run), "--references", str(gold)])
+    assert (code, capsys.readouterr().out.splitlines()) == (
+        1,
+        [
+            f"{gold / 'output_a_scenario1.txt'}:1: error: the key-phrase ID must be an integer, "
+            "got 'x'",
+            f"ehealthkd {run}: 1 error, 0 warnings in 1 prediction: the scorer would fail on it "
+            "or score it other than meant",
+        ],
+    )
+    with pytest.raises(ValueError, match="the key-phrase ID must be an integer, got 'x'"):
+        taskeval.score_files("ehealthkd", references=gold, predictions=run)
+
+
+def test_ehealthkd_scenario_2_needs_its_relations_file(tmp_path, capsys):
+    """The official reader opens output_b_ in every scenario: a scenario 2 folder without it is
+    refused, though scenario 2 scores no relation."""
+    gold, run = tmp_path / "gold" / "scenario2-taskA", tmp_path / "run" / "scenario2-taskA"
+    write(gold / "input_scenario2.txt", ["El asma causa tos."])
+    write(gold / "output_a_scenario2.txt", ["1\t3 7\tConcept\tasma"])
+    write(gold / "output_b_scenario2.txt", [])
+    write(run / "output_scenario2.txt", ["El asma causa tos."])
+    write(run / "output_a_scenario2.txt", ["1\t3 7\tConcept\tasma"])
+    code = main(["check", "ehealthkd", "--predictions", str(run), "--references", str(gold)])
+    assert (code, capsys.readouterr().out.splitlines()[0]) == (
+        1,
+        f"{run}: error: missing output_b_scenario2.txt: the scorer reads the relations (in "
+        "scenario 2 too, where an empty file will do)",
+    )
+    with pytest.raises(ValueError, match=r"output_b_scenario2\.txt: file not found"):
+        taskeval.score_files("ehealthkd", references=gold, predictions=run)
+    write(run / "output_b_scenario2.txt", [])
+    assert not taskeval.check("ehealthkd", run, references=gold).problems
 
 
 def ehealthkd_cases() -> list[dict]:

@@ -284,6 +284,16 @@ CHECKS = [
         "looks like SciFact predictions (it has 'evidence' by document and no 'claim'), not a "
         "FEVER file.",
     ),
+    (
+        # Every line of the gold is a right submission line: what the scorer refuses is the
+        # references side, a submission without the gold's sentence file.
+        "ehealthkd",
+        EHEALTH_SUBMISSION,
+        EHEALTH_GOLD,
+        f"{EHEALTH_SUBMISSION}: error: expected one gold sentence file input_<name>.txt, found "
+        "[]. The references folder looks like predictions (it has output_scenario1.txt): "
+        f"{SWAP}",
+    ),
 ]
 
 

@@ -9,7 +9,10 @@ placed in the sentence of its first pair) and every line checked, not only the f
 
 The sentences are the submission's own ``output_scenarioN.txt`` or ``input_scenarioN.txt``, as the
 official tool reads them, else those of ``--inputs`` (``input_scenarioN.txt``, or a folder
-holding it), else those of the gold folder (``--references``).
+holding it), else those of the gold folder (``--references``). With ``--references``, what the
+scorer refuses beyond the submitted lines is an error too: the pairing of the scenario folders
+(the gold given as predictions, say), a submitted folder without its sentence file, the gold's
+own files.
 
 Errors: a line the official reader refuses, a label outside the task's vocabulary (key phrase
 labels are compared case-sensitively; any other never matches), a span outside its sentence, a
@@ -21,12 +24,22 @@ relation across two sentences or from a phrase to itself (both never scored as c
 from __future__ import annotations
 
 import re
+import warnings
 from bisect import bisect_right
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
-from .inputs import HUB_ENTITY_LABELS, HUB_RELATION_LABELS, read_sentences
+from .inputs import (
+    HUB_ENTITY_LABELS,
+    HUB_RELATION_LABELS,
+    gold_annotations,
+    gold_sentence_file,
+    read_sentences,
+    scenario_pairs,
+    submission_sentence_file,
+    submissions,
+)
 from .scoring import span_problem
 
 # The official label vocabularies (the same names, in the same order, as the Hub dataset's).
@@ -91,13 +104,22 @@ def _sentence_file(folder: Path, n: str, files: Any) -> Path | None:
     return None
 
 
+def _integer(text: str) -> int | None:
+    """``text`` as the official reader's ``int()`` takes it ('+7', ' 7', '٧', '1_0' included), or
+    None where it raises (a superscript '²' is a digit to ``str.isdigit`` but no integer)."""
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
 def _spans(text: str) -> list[tuple[int, int]] | None:
     pairs = []
     for chunk in text.split(";"):
-        bounds = chunk.split()
-        if len(bounds) != 2 or not all(b.lstrip("-").isdigit() for b in bounds):
+        bounds = [_integer(b) for b in chunk.split()]
+        if len(bounds) != 2 or None in bounds:
             return None
-        pairs.append((int(bounds[0]), int(bounds[1])))
+        pairs.append((bounds[0], bounds[1]))
     return pairs
 
 
@@ -117,10 +139,10 @@ def _keyphrases(report: Any, path: Path, sentences: _Sentences) -> dict[int, int
         if len(fields) != 4:
             error(f"expected 4 TAB-separated fields ID, SPANS, LABEL, TEXT, got {len(fields)}")
             continue
-        if not fields[0].isdigit():
+        kp_id = _integer(fields[0])
+        if kp_id is None:
             error(f"must be an integer, got {fields[0]!r}", "ID")
             continue
-        kp_id = int(fields[0])
         pairs = _spans(fields[1])
         if pairs is None:
             error(f"must be 'START END' pairs separated by ';', got {fields[1]!r}", "SPANS", kp_id)
@@ -210,20 +232,21 @@ def _relations(report: Any, path: Path, located: dict[int, int], a_path: Path) -
             )
         known = []
         for name, value in zip(("SOURCE-ID", "TARGET-ID"), ends):
-            if not value.isdigit():
+            kp_id = _integer(value)
+            if kp_id is None:
                 report.error(
                     f"must be an integer, got {value!r}", file=path, line=number, field=name
                 )
-            elif int(value) not in located:
+            elif kp_id not in located:
                 report.error(
                     f"{value} is not a key-phrase ID of {a_path}",
                     file=path,
                     line=number,
-                    id=int(value),
+                    id=kp_id,
                     field=name,
                 )
             else:
-                known.append(int(value))
+                known.append(kp_id)
         if len(known) == 2:
             if located[known[0]] != located[known[1]]:
                 crossing.append(number)
@@ -260,8 +283,55 @@ def _scenario(report: Any, files: Any, folder: Path, n: str) -> None:
         return
     if b_path.is_file():
         _relations(report, b_path, located, a_path)
-    elif n != "2":  # scenario 2 scores key phrases only
-        report.error(f"missing {b_path.name}: the scorer needs the relations", file=folder)
+    else:  # read in every scenario, officially: scenario 2 too, which scores no relation
+        report.error(
+            f"missing {b_path.name}: the scorer reads the relations (in scenario 2 too, where "
+            f"an empty file will do)",
+            file=folder,
+        )
+
+
+def _refusal(report: Any, refused: ValueError) -> None:
+    """A refusal of the scorer's reader as an error at the file and line it names."""
+    message = str(refused)
+    located = re.fullmatch(r"(.+?)(?:, line (\d+))?: (.+)", message, re.DOTALL)
+    if located is None or not Path(located.group(1)).exists():
+        report.error(message)
+        return
+    path, number, rest = located.groups()
+    report.error(rest, file=Path(path), line=None if number is None else int(number))
+
+
+def _as_scored(report: Any, files: Any) -> None:
+    """What the scorer reads beyond the submission's lines: the pairing of the submission's
+    scenario folders with the gold's, each submitted folder's sentence file, and the gold
+    itself, read by the scorer's own reader. A refusal there (the gold folder given as
+    predictions, say) is an error, though every submitted line is right."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # gold scenarios left unscored: not a refusal
+        try:
+            runs = submissions(files.predictions) or [("", Path(files.predictions))]
+            pairs = [p for _, path in runs for p in scenario_pairs(files.references, path)]
+        except ValueError as refused:
+            _refusal(report, refused)
+            return
+        read: set[Path] = set()
+        for _, gold_folder, submitted in pairs:
+            try:
+                gold_file = gold_sentence_file(gold_folder)
+            except ValueError as refused:
+                _refusal(report, refused)
+                continue
+            try:
+                submission_sentence_file(submitted, gold_file)
+            except ValueError as refused:
+                _refusal(report, refused)
+            if gold_file not in read:
+                read.add(gold_file)
+                try:
+                    gold_annotations(gold_file)
+                except ValueError as refused:
+                    _refusal(report, refused)
 
 
 def run(files: Any, report: Any) -> None:
@@ -271,6 +341,8 @@ def run(files: Any, report: Any) -> None:
     if not root.is_dir():
         report.error("must be a submission folder (output_a_scenarioN.txt, ...)", file=root)
         return
+    if files.references is not None:
+        _as_scored(report, files)
     scenarios = sorted(
         {
             (p.parent, m.group(1))

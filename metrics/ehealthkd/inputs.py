@@ -357,6 +357,12 @@ def _read_annotations(
     return keyphrases, relations
 
 
+def gold_annotations(gold_file: Path) -> None:
+    """Read a gold sentence file and its annotations as ``read_scenario`` does: a
+    ``ValueError`` where the scorer would refuse them."""
+    _read_annotations(gold_file, read_sentences(gold_file))
+
+
 def read_scenario(
     references: str | PathLike, predictions: str | PathLike
 ) -> tuple[list[Sentence], list[Sentence], list[str]]:
@@ -696,7 +702,7 @@ def _hub_label(value: Any, names: tuple[str, ...], where: str) -> str:
 def _hub_id(value: Any, where: str) -> int:
     text = value if isinstance(value, str) else None
     digits = text.lstrip("TR") if text else ""
-    if not digits.isdigit():
+    if not (digits.isascii() and digits.isdigit()):  # '²' is a digit to isdigit, not to int
         raise ValueError(f"{where}: expected a BRAT id such as 'T12', got {value!r}")
     return int(digits)
 

@@ -214,6 +214,24 @@ def _ids(rows: list) -> list:
     return [(number, row["id"]) for number, row in rows]
 
 
+def _claims_once(report: Any, ids: list[tuple[int, Any]], path: Any) -> None:
+    """A gold claim given twice: the scorer pairs gold and prediction rows by position, so the
+    predictions, which answer each claim once, come one row short."""
+    first: dict[Any, int] = {}
+    for number, claim_id in ids:
+        key = (type(claim_id), claim_id) if type(claim_id) in (int, str) else repr(claim_id)
+        if key in first:
+            report.error(
+                f"is given twice (first on line {first[key]}): the scorer pairs the gold with the "
+                f"predictions row by row",
+                file=path,
+                line=number,
+                id=claim_id,
+                field="'id'",
+            )
+        first.setdefault(key, number)
+
+
 def run(files: Any, report: Any) -> None:
     """Check ``files.predictions`` (with ``files.inputs``, ``files.references``) into
     ``report``."""
@@ -236,6 +254,7 @@ def run(files: Any, report: Any) -> None:
             gold_ids = [
                 (n, row["id"]) for n, row in gold_lines if type(row) is dict and "id" in row
             ]
+            _claims_once(report, gold_ids, files.references)
             report.match_ids(
                 gold_ids, files.references, _ids(shaped), path, by_position=True, what="claim"
             )

@@ -40,6 +40,8 @@ def check_threshold(name: str, value: Any) -> int:
 
 
 def _example_id(where: str, row: Mapping) -> int:
+    if "example_id" not in row:  # the official reader's row["example_id"]: a KeyError there
+        raise ValueError(f"{where}: missing field 'example_id'")
     value = row["example_id"]
     number = as_int(value)
     if number is None or number not in INT64:
