@@ -187,6 +187,29 @@ def test_cli_export(tmp_path):
     assert code == 2 and "unknown metric 'fever'" in err
 
 
+def test_space_files_import_taskeval_modules_from_the_package_only():
+    from taskeval.export import _taskeval_imports
+
+    source = (
+        "import os\nfrom .sibling import x\nfrom taskeval.space import a\n"
+        "from taskeval.table.inner import b\nfrom other.taskeval import c\n"
+    )
+    assert _taskeval_imports(source) == {"space", "table"}
+    for by_name in ("import taskeval\n", "import os, taskeval.space\n", "from taskeval import x\n"):
+        with pytest.raises(ValueError, match="imports from taskeval's modules by name"):
+            _taskeval_imports(by_name)
+
+
+def test_a_metric_without_a_space_is_refused(tmp_path, monkeypatch):
+    import taskeval.export
+
+    (tmp_path / "fever_score").mkdir()
+    monkeypatch.setattr(taskeval.export, "spaces_root", lambda: tmp_path)
+    with pytest.raises(ValueError, match=r"^fever_score has no Space$"):
+        export("fever_score", tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
 LOAD_SCRIPT = """
 import json, sys
 try:
