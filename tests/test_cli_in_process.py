@@ -313,3 +313,30 @@ def test_references_from_hub_of_a_metric_reading_no_hub_rows(monkeypatch):
     with pytest.raises(ValueError, match=r"^a reads no Hub dataset rows$"):
         taskeval.api.references_from_hub("a", [])
     assert taskeval.api.references_from_hub("b", [1], k=2) == [{"rows": [1], "k": 2}]
+
+
+def test_the_plain_line_of_ints_and_finite_floats_is_written_without_json(monkeypatch):
+    """The usual flat result is written out without importing json (what makes the plain score
+    call fast); any other value goes through json."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "json", None)  # importing it now fails
+    line = taskeval.entry.json_line({"n": 3, "f1": 0.5, "p": -0.0, "big": 2**70, "r": 1e-300})
+    assert line == '{"n": 3, "f1": 0.5, "p": -0.0, "big": 1180591620717411303424, "r": 1e-300}\n'
+    for other in ({"x": True}, {"x": None}, {"x": float("nan")}, {"é": 1}, {"x": "s"}):
+        with pytest.raises(ImportError):
+            taskeval.entry.json_line(other)
+
+
+def test_the_front_door_imports_neither_typing_nor_evaluate():
+    """What the plain score call imports before it scores: typing's names and evaluate are for
+    type checkers only there (a fresh interpreter, the one check here that needs one)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, taskeval.api, taskeval.entry\n"
+        "print(*sorted(m for m in ('typing', 'evaluate', 'numpy') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "\n", "")
