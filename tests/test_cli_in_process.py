@@ -340,3 +340,10 @@ def test_the_front_door_imports_neither_typing_nor_evaluate():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
     assert (done.returncode, done.stdout, done.stderr) == (0, "\n", "")
+
+
+@pytest.mark.parametrize("main", [taskeval.entry.main, cli.main])
+def test_without_arguments_main_reads_the_command_line(main, monkeypatch, capsys):
+    monkeypatch.setattr("sys.argv", ["taskeval", "list"])
+    assert main() == 0
+    assert capsys.readouterr() == ("\n".join(taskeval.list_metrics()) + "\n", "")
