@@ -127,7 +127,8 @@ def test_ctrl_c_on_the_plain_score_path_exits_130(monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(taskeval.entry, "_scored", interrupted)
-    one_line_error(["score", "fever_score", *FEVER_ARGS], 130, "interrupted")
+    err = one_line_error(["score", "fever_score", *FEVER_ARGS], 130)
+    assert err == "taskeval score fever_score: interrupted\n"
 
 
 def test_ctrl_c_in_the_full_interface_exits_130(monkeypatch):
