@@ -347,3 +347,14 @@ def test_without_arguments_main_reads_the_command_line(main, monkeypatch, capsys
     monkeypatch.setattr("sys.argv", ["taskeval", "list"])
     assert main() == 0
     assert capsys.readouterr() == ("\n".join(taskeval.list_metrics()) + "\n", "")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["score", "a,b", "--predictions", "p", "--references", "r"],
+        ["score", "a,b", "--references", "r", "--predictions", "p"],
+    ],
+)
+def test_the_plain_score_call_is_recognised_in_either_order(argv):
+    assert taskeval.entry.plain_score_call(argv) == ("a,b", "p", "r")

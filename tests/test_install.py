@@ -123,10 +123,10 @@ def test_reinstalling_older_code_makes_its_copy_the_newest_again(metric_copy, tm
 def test_uninstall_keeps_a_metric_folder_holding_copies_it_did_not_write(metric_copy, tmp_path):
     cache = tmp_path / "cache"
     (script,) = install.install_metrics(["fever_score"], cache=cache)
-    foreign = script.parent.parent / ("b" * 64)
+    foreign = script.parent.parent / ("0" * 64)  # a name that sorts before "__init__.py"
     foreign.mkdir()
     assert install.uninstall_metrics(["fever_score"], cache=cache) == [script.parent]
-    assert sorted(script.parent.parent.iterdir()) == [script.parent.parent / "__init__.py", foreign]
+    assert sorted(script.parent.parent.iterdir()) == [foreign, script.parent.parent / "__init__.py"]
     # Nothing installed: nothing removed, and no folder made.
     assert install.uninstall_metrics(["tydiqa"], cache=cache) == []
     assert not (script.parent.parent.parent / "evaluate-metric--tydiqa").exists()
