@@ -80,6 +80,14 @@ def test_install_into_a_cache_that_is_a_file_is_a_data_error(tmp_path):
     assert err == f"taskeval install: error: {cache / 'evaluate_modules'}: Not a directory\n"
 
 
+def test_export_prints_the_files_it_wrote(tmp_path):
+    code, out, err = run_cli(["export", "tydiqa", str(tmp_path / "space")])
+    assert (code, err) == (0, "")
+    written = [Path(p) for p in out.splitlines()]
+    assert tmp_path / "space" / "app.py" in written
+    assert all(p.is_file() and p.is_relative_to(tmp_path / "space") for p in written)
+
+
 def test_export_errors(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("", encoding="utf-8")
