@@ -366,3 +366,19 @@ def test_without_arguments_main_reads_the_command_line(main, monkeypatch, capsys
 )
 def test_the_plain_score_call_is_recognised_in_either_order(argv):
     assert taskeval.entry.plain_score_call(argv) == ("a,b", "p", "r")
+
+
+@pytest.mark.parametrize(
+    ("columns", "width"), [("60", 58), ("5", 11), ("x", 78), ("", 78), (None, 78)]
+)
+def test_help_is_laid_out_for_the_terminal_width(columns, width, monkeypatch):
+    """``COLUMNS`` less two, at least 11; 80 less two when neither it nor a terminal tells
+    (pytest's captured output is no terminal); a width given is kept."""
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert cli._Formatter("p")._width == width
+    assert cli._Formatter("p", width=40)._width == 40
+    monkeypatch.setenv("COLUMNS", "0")  # no width said: the terminal's, here none
+    assert cli._Formatter("p")._width == 78
