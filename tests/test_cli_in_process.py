@@ -382,3 +382,55 @@ def test_help_is_laid_out_for_the_terminal_width(columns, width, monkeypatch):
     assert cli._Formatter("p", width=40)._width == 40
     monkeypatch.setenv("COLUMNS", "0")  # no width said: the terminal's, here none
     assert cli._Formatter("p")._width == 78
+
+
+def test_range_checks_of_the_settings_at_their_edges():
+    assert (cli._positive("1"), cli._natural("0"), cli._fraction("0.5")) == (1, 0, 0.5)
+    assert cli._fraction("1e-9") == 1e-9 and cli._fraction("0.999999") == 0.999999
+    for check, text in (
+        (cli._positive, "0"),
+        (cli._natural, "-1"),
+        (cli._fraction, "0"),
+        (cli._fraction, "1"),
+    ):
+        with pytest.raises(ValueError):
+            check(text)
+
+
+def _actions(command: str, spec: str) -> dict[str, object]:
+    parser, _ = cli._metric_parser(command, cli.COMMANDS[command], spec)
+    return {flag: action for action in parser._actions for flag in action.option_strings}
+
+
+def test_file_arguments_say_what_each_metric_reads():
+    files = {name: cli.contract(name).files for name in taskeval.list_metrics()}
+    fever = _actions("score", "fever_score")
+    assert fever["--references"].help == files["fever_score"].references.help
+    assert not fever["--references"].required  # FEVER's predictions may carry their gold
+    assert fever["--predictions"].help == files["fever_score"].predictions.help
+    assert fever["--predictions"].required and fever["--predictions"].nargs is None
+    ehealthkd = _actions("score", "ehealthkd")
+    assert ehealthkd["--references"].required
+    assert ehealthkd["--predictions"].help == (
+        f"{files['ehealthkd'].predictions.help}, {files['ehealthkd'].submissions}"
+    )
+    compared = _actions("compare", "ehealthkd")["--predictions"]
+    assert compared.nargs == "+"
+    assert compared.help == (
+        f"one per system, the first is the baseline: {files['ehealthkd'].predictions.help}"
+    )
+    both = _actions("score", "scifact_abstract,scifact_sentence")
+    assert both["--references"].help == files["scifact_abstract"].references.help
+    mixed = _actions("score", "fever_score,scifact_abstract")
+    assert (mixed["--references"].help, mixed["--predictions"].help) == (
+        "gold file",
+        "predictions file",
+    )
+    assert mixed["--references"].required  # SciFact's gold is not optional
+
+
+def test_ci_is_offered_where_the_scores_can_be_resampled_together():
+    assert "--ci" in _actions("score", "ehealthkd")
+    assert "--ci" in _actions("score", "fever_score,scifact_abstract")
+    assert "--ci" not in _actions("score", "ehealthkd,fever_score")  # a config and no config
+    assert "--ci" not in _actions("compare", "fever_score")  # compare always resamples
