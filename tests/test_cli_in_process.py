@@ -434,3 +434,30 @@ def test_ci_is_offered_where_the_scores_can_be_resampled_together():
     assert "--ci" in _actions("score", "fever_score,scifact_abstract")
     assert "--ci" not in _actions("score", "ehealthkd,fever_score")  # a config and no config
     assert "--ci" not in _actions("compare", "fever_score")  # compare always resamples
+
+
+def test_version_and_help_exit_0_on_stdout(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")
+    assert run_cli(["--version"]) == (0, f"taskeval {taskeval.__version__}\n", "")
+    code, out, err = run_cli(["score", "--help"])
+    assert (code, err) == (0, "")
+    assert out.startswith("usage: taskeval score [-h] METRIC[,METRIC...]\n")
+    assert "; several, comma-separated, are scored together." in " ".join(out.split())
+    code, out, err = run_cli(["check", "-h"])
+    assert (code, err) == (0, "") and out.startswith("usage: taskeval check [-h] METRIC\n")
+    code, out, err = run_cli(["score", "fever_score", "--help"])
+    assert (code, err) == (0, "") and out.startswith("usage: taskeval score fever_score [-h]")
+    err = refused([], 2, "taskeval", "the following arguments are required: COMMAND")
+    assert err.endswith(" (see taskeval --help)\n")
+
+
+def test_check_arguments_say_what_the_check_reads():
+    declared = cli.contract("fever_score")
+    actions = _actions("check", "fever_score")
+    assert actions["--inputs"].help == (
+        f"the task's unlabelled test inputs: {declared.check.inputs}"
+    )
+    assert actions["--predictions"].help == declared.files.predictions.help
+    assert actions["--references"].help == (
+        f"the gold, when you have it: {declared.files.references.help}"
+    )
