@@ -461,3 +461,11 @@ def test_check_arguments_say_what_the_check_reads():
     assert actions["--references"].help == (
         f"the gold, when you have it: {declared.files.references.help}"
     )
+
+
+def test_a_setting_of_none_that_no_metric_takes_is_no_setting():
+    files = {"references": FEVER / "actual.jsonl", "predictions": FEVER / "predictions.jsonl"}
+    plain = taskeval.score_files("fever_score", **files)
+    assert taskeval.score_files("fever_score", **files, scenario=None) == plain
+    with pytest.raises(ValueError, match="fever_score takes no option scenario"):
+        taskeval.score_files("fever_score", **files, scenario="scenario1")
