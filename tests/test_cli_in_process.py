@@ -81,11 +81,12 @@ def test_install_into_a_cache_that_is_a_file_is_a_data_error(tmp_path):
 
 
 def test_export_prints_the_files_it_wrote(tmp_path):
-    code, out, err = run_cli(["export", "tydiqa", str(tmp_path / "space")])
+    target = tmp_path / "new" / "space"  # its parent made too
+    code, out, err = run_cli(["export", "tydiqa", str(target)])
     assert (code, err) == (0, "")
     written = [Path(p) for p in out.splitlines()]
-    assert tmp_path / "space" / "app.py" in written
-    assert all(p.is_file() and p.is_relative_to(tmp_path / "space") for p in written)
+    assert target / "app.py" in written
+    assert all(p.is_file() and p.is_relative_to(target) for p in written)
 
 
 def test_export_errors(tmp_path):
