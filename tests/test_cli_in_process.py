@@ -285,6 +285,8 @@ def test_load_passes_its_settings_to_evaluate(tmp_path):
     )
     assert (chosen.experiment_id, chosen.keep_in_memory) == ("e1", True)
     assert Path(chosen.data_dir).is_relative_to(tmp_path)
+    with pytest.raises(TypeError):  # the settings are keyword-only, as evaluate.load's
+        taskeval.load("fever_score", None, 1)
 
 
 def _fake_contract(name, group, scores, hub=None):
