@@ -187,6 +187,27 @@ def test_cli_export(tmp_path):
     assert code == 2 and "unknown metric 'fever'" in err
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_export_bundles_every_module_its_package_imports(name, exports):
+    """The bundled package holds each taskeval module its files import, transitively, and no
+    other: read here from the exported files themselves."""
+    from taskeval.export import PACKAGE
+
+    package = exports[name] / PACKAGE
+    bundled = {p.stem for p in package.glob("*.py")} - {"__init__"}
+    imported = set()
+    for path in [*exports[name].glob("*.py"), *package.glob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                top, _, rest = node.module.partition(".")
+                if node.level == 1 and path.parent == package:
+                    imported.add(top)
+                elif node.level == 0 and top == PACKAGE:
+                    imported.add(rest.split(".")[0])
+    assert "space" in imported and "registry" in bundled
+    assert bundled == imported
+
+
 def test_space_files_import_taskeval_modules_from_the_package_only():
     from taskeval.export import _taskeval_imports
 
