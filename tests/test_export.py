@@ -231,6 +231,12 @@ def test_a_metric_without_a_space_is_refused(tmp_path, monkeypatch):
     assert not (tmp_path / "out").exists()
 
 
+def test_overwrite_is_keyword_only(tmp_path):
+    with pytest.raises(TypeError):
+        export("fever_score", tmp_path / "out", True)
+    assert not (tmp_path / "out").exists()
+
+
 LOAD_SCRIPT = """
 import json, sys
 try:
