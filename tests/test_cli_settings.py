@@ -170,6 +170,9 @@ def test_compare_names_the_first_prediction_file_at_fault(tmp_path):
     argv = ["compare", "fever_score", *FEVER_FILES, good, *bad, "--resamples", "10"]
     err = one_line_error(argv, 1, f"{bad[0]}, line 3")
     assert bad[1] not in err
+    # two files, the second at fault
+    argv = ["compare", "fever_score", *FEVER_FILES, good, bad[1], "--resamples", "10"]
+    one_line_error(argv, 1, f"{bad[1]}, line 2")
 
 
 # --- score_files' refusals --------------------------------------------------------------------
