@@ -409,6 +409,10 @@ def test_the_plain_score_call_prints_what_the_full_interface_prints(tmp_path):
         ["score", "--predictions", "p", "--references", "r", "x"],
         ["compare", "fever_score", "--predictions", "p", "--references", "r"],
         ["score", "fever_score", "--predictions", "p", "--max-evidence", "3"],
+        ["score", "fever_score", "--predictions", "p", "--references", "r", "--table"],
+        ["score", "fever_score", "--references", "r", "--table", "x"],
+        ["typo", "fever_score", "--predictions", "p", "--references", "r"],
+        ["score", "-m", "--predictions", "p", "--references", "r"],
     ],
 )
 def test_only_the_plain_score_call_takes_the_short_path(argv):

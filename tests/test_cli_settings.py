@@ -154,7 +154,8 @@ def test_ctrl_c_on_the_plain_score_path_exits_130(monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(taskeval.entry, "_scored", interrupted)
-    one_line_error(["score", "fever_score", *FEVER_ARGS], 130, "interrupted")
+    err = one_line_error(["score", "fever_score", *FEVER_ARGS], 130)
+    assert err == "taskeval score fever_score: interrupted\n"
 
 
 def test_ctrl_c_in_the_full_interface_exits_130(monkeypatch):
@@ -196,6 +197,9 @@ def test_compare_names_the_first_prediction_file_at_fault(tmp_path):
     argv = ["compare", "fever_score", *FEVER_FILES, good, *bad, "--resamples", "10"]
     err = one_line_error(argv, 1, f"{bad[0]}, line 3")
     assert bad[1] not in err
+    # two files, the second at fault
+    argv = ["compare", "fever_score", *FEVER_FILES, good, bad[1], "--resamples", "10"]
+    one_line_error(argv, 1, f"{bad[1]}, line 2")
 
 
 # --- score_files' refusals --------------------------------------------------------------------

@@ -43,6 +43,7 @@ def test_both_scifact_levels_compared_at_once_are_each_level_compared(systems, m
     both = taskeval.compare(BOTH, method=method, **kwargs)
     alone = [taskeval.compare(m, method=method, **kwargs) for m in BOTH.split(",")]
     assert both["metric"] == BOTH and (both["unit"], both["units"]) == ("claim", 40)
+    assert sorted(both) == sorted(alone[0])  # no "options" where no metric has one
     for i in range(2):
         assert both["systems"][i]["scores"] == {
             **alone[0]["systems"][i]["scores"],

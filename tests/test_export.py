@@ -187,6 +187,56 @@ def test_cli_export(tmp_path):
     assert code == 2 and "unknown metric 'fever'" in err
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_export_bundles_every_module_its_package_imports(name, exports):
+    """The bundled package holds each taskeval module its files import, transitively, and no
+    other: read here from the exported files themselves."""
+    from taskeval.export import PACKAGE
+
+    package = exports[name] / PACKAGE
+    bundled = {p.stem for p in package.glob("*.py")} - {"__init__"}
+    imported = set()
+    for path in [*exports[name].glob("*.py"), *package.glob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                top, _, rest = node.module.partition(".")
+                if node.level == 1 and path.parent == package:
+                    imported.add(top)
+                elif node.level == 0 and top == PACKAGE:
+                    imported.add(rest.split(".")[0])
+    assert "space" in imported and "registry" in bundled
+    assert bundled == imported
+
+
+def test_space_files_import_taskeval_modules_from_the_package_only():
+    from taskeval.export import _taskeval_imports
+
+    source = (
+        "import os\nfrom .sibling import x\nfrom taskeval.space import a\n"
+        "from taskeval.table.inner import b\nfrom other.taskeval import c\n"
+    )
+    assert _taskeval_imports(source) == {"space", "table"}
+    for by_name in ("import taskeval\n", "import os, taskeval.space\n", "from taskeval import x\n"):
+        with pytest.raises(ValueError, match="imports from taskeval's modules by name"):
+            _taskeval_imports(by_name)
+
+
+def test_a_metric_without_a_space_is_refused(tmp_path, monkeypatch):
+    import taskeval.export
+
+    (tmp_path / "fever_score").mkdir()
+    monkeypatch.setattr(taskeval.export, "spaces_root", lambda: tmp_path)
+    with pytest.raises(ValueError, match=r"^fever_score has no Space$"):
+        export("fever_score", tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_overwrite_is_keyword_only(tmp_path):
+    with pytest.raises(TypeError):
+        export("fever_score", tmp_path / "out", True)
+    assert not (tmp_path / "out").exists()
+
+
 LOAD_SCRIPT = """
 import json, sys
 try:

@@ -37,3 +37,14 @@ def test_overwrite_replaces_links_instead_of_writing_through_them(tmp_path):
     assert all(p.resolve().is_relative_to(target.resolve()) for p in written)
     assert (target / "spacekit" / "space.py").is_file()
     assert (target / "app.py").read_text(encoding="utf-8").startswith('"""Gradio Space')
+
+
+def test_overwrite_replaces_a_dangling_link_instead_of_creating_its_target(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    target = tmp_path / "space"
+    target.mkdir()
+    (target / "app.py").symlink_to(outside / "app.py")  # to a file that does not exist
+    export("fever_score", target, overwrite=True)
+    assert not list(outside.iterdir())
+    assert not (target / "app.py").is_symlink() and (target / "app.py").is_file()

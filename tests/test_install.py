@@ -3,6 +3,7 @@ upgrade whose code changed (even without a new version number) is the copy evalu
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -65,3 +66,67 @@ def test_uninstall_removes_the_metric_folder_it_emptied(metric_copy, tmp_path):
     parent = script.parent.parent  # evaluate-metric--fever_score
     assert install.uninstall_metrics(["fever_score"], cache=cache) == [script.parent]
     assert not parent.exists()
+
+
+def test_install_writes_each_metric_where_evaluate_looks_for_it_offline(tmp_path, monkeypatch):
+    """By default into evaluate's modules cache: every metric, each under the sha256 of its code
+    files (name, NUL, content, NUL, in name order), with the package markers evaluate imports
+    through, and a marker naming the folder it came from."""
+    import hashlib
+
+    import evaluate.config
+
+    import taskeval
+
+    cache = tmp_path / "modules"
+    monkeypatch.setattr(evaluate.config, "HF_MODULES_CACHE", cache)
+    assert install.modules_cache() == cache
+    scripts = install.install_metrics()
+    assert [p.stem for p in scripts] == taskeval.list_metrics()
+    root = cache / "evaluate_modules" / "metrics"
+    for script in scripts:
+        name = script.stem
+        digest = hashlib.sha256()
+        for path in sorted(taskeval.metric_dir(name).glob("*.py")):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        assert script == root / f"evaluate-metric--{name}" / digest.hexdigest() / f"{name}.py"
+        copied = {p.name for p in script.parent.iterdir()}
+        code = {p.name for p in taskeval.metric_dir(name).glob("*.py")}
+        assert copied == code | {"__init__.py", install.MARKER}
+        marker = (script.parent / install.MARKER).read_text()
+        assert marker == str(taskeval.metric_dir(name)) + "\n"
+        for folder in (root.parent, root, script.parent.parent, script.parent):
+            assert (folder / "__init__.py").is_file(), folder
+    # Installing again over it (folders and markers there already) gives the same copies.
+    assert install.install_metrics() == scripts
+    # uninstall without names removes every copy and the folders it emptied, nothing else
+    other = root / "evaluate-metric--other" / ("a" * 64)
+    other.mkdir(parents=True)
+    assert install.uninstall_metrics() == [p.parent for p in scripts]
+    assert sorted(p.name for p in root.iterdir()) == ["__init__.py", "evaluate-metric--other"]
+
+
+def test_reinstalling_older_code_makes_its_copy_the_newest_again(metric_copy, tmp_path):
+    cache = tmp_path / "cache"
+    (first,) = install.install_metrics(["fever_score"], cache=cache)
+    scoring = metric_copy / "scoring.py"
+    original = scoring.read_text("utf-8")
+    scoring.write_text(original + "\n# changed\n", encoding="utf-8")
+    (second,) = install.install_metrics(["fever_score"], cache=cache)
+    scoring.write_text(original, encoding="utf-8")
+    os.utime(first, (1, 1))  # an old install, and a coarse clock
+    os.utime(second, (2, 2))
+    assert install.install_metrics(["fever_score"], cache=cache) == [first]
+    assert newest(cache) == first.parent
+
+
+def test_uninstall_keeps_a_metric_folder_holding_copies_it_did_not_write(metric_copy, tmp_path):
+    cache = tmp_path / "cache"
+    (script,) = install.install_metrics(["fever_score"], cache=cache)
+    foreign = script.parent.parent / ("0" * 64)  # a name that sorts before "__init__.py"
+    foreign.mkdir()
+    assert install.uninstall_metrics(["fever_score"], cache=cache) == [script.parent]
+    assert sorted(script.parent.parent.iterdir()) == [foreign, script.parent.parent / "__init__.py"]
+    # Nothing installed: nothing removed, and no folder made.
+    assert install.uninstall_metrics(["tydiqa"], cache=cache) == []
+    assert not (script.parent.parent.parent / "evaluate-metric--tydiqa").exists()
