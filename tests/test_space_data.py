@@ -1,0 +1,150 @@
+"""The Space layer's data, in-process and fast: what the plots draw and the breakdowns list,
+computed by the Spaces' own builders from fixed details, and the messages the page shows, word
+for word. Written against the surviving mutants of the Space layer (docs/mutation.md, "The
+Spaces"); each test names the defect it guards against."""
+
+from __future__ import annotations
+
+import pytest
+
+import taskeval
+from taskeval.messages import one_line, shorten
+
+pytest.importorskip("gradio")
+from test_space_views import drawn_bars, example_inputs
+from test_spaces import app_module
+
+# --- messages ---------------------------------------------------------------------------------
+
+
+def test_a_message_at_the_limit_is_kept_whole_and_a_longer_one_says_what_was_cut():
+    """Planted: ``<`` for ``<=`` (a message of exactly the limit cut), the count of characters
+    left out off by one."""
+    assert shorten("abcde", 5) == "abcde"
+    assert shorten("abcdefghij", 4) == "abcd… (6 more characters)"
+    assert shorten("x" * 1_234_567, 3) == "xxx… (1,234,564 more characters)"
+
+
+def test_one_line_joins_the_lines_with_spaces_then_cuts():
+    """Planted: lines joined with nothing, the cut made before the join."""
+    assert one_line("first line\nsecond\r\nthird") == "first line second third"
+    assert one_line(ValueError("a\nbc"), 3) == "a b… (1 more characters)"
+
+
+# --- TyDi QA's precision-recall curves ----------------------------------------------------------
+
+
+def _tydiqa_detail(language: str, predicted: bool, passage: tuple, minimal: tuple) -> dict:
+    """One example's details as the metric gives them, with only what the curves read."""
+    detail = {"language": language, "predicted": predicted}
+    for task, credit, numbers in (
+        ("passage", "passage_correct", passage),
+        ("minimal", "minimal_f1", minimal),
+    ):
+        gold, has, value, score = numbers
+        detail.update(
+            {f"{task}_gold": gold, f"{task}_predicted": has, credit: value, f"{task}_score": score}
+        )
+    return detail
+
+
+def _curves(figure) -> dict[tuple[str, str], tuple[list, list]]:
+    """(panel title, language) → (recall, precision) of the curve drawn."""
+    return {
+        (ax.get_title(), line.get_label()): (list(line.get_xdata()), list(line.get_ydata()))
+        for ax in figure.axes
+        for line in ax.lines
+        if line.get_marker() != "o"
+    }
+
+
+def test_tydiqa_curves_are_the_official_sweep_point_by_point():
+    """Planted: ties of score walked one by one (a point between them), a missing prediction
+    counted as predicting nothing, the credit or the count of predictions taken from the other
+    example, recall over the predictions, a language with no gold dividing by zero."""
+    D = _tydiqa_detail  # (language, predicted, passage's and minimal's numbers)
+    english = [
+        # (gold has, predicted has, credit, score) per task
+        D("english", True, (True, True, True, 3.0), (True, True, 0.5, 9.0)),
+        D("english", True, (True, True, False, 2.0), (True, True, 1.0, 8.0)),
+        D("english", True, (False, True, False, 2.0), (False, True, 0.0, 8.0)),
+        D("english", False, (True, True, True, 5.0), (False, True, 1.0, 7.0)),
+        D("english", True, (True, True, True, 1.0), (True, False, 0.0, 1.0)),
+    ]
+    # No gold answer in this language, one prediction: precision 0, recall 0 (not a division).
+    swahili = [
+        D("swahili", True, (False, True, False, 4.0), (False, False, 0.0, 1.0)),
+    ]
+    figure = app_module("tydiqa").SPEC.plot(english + swahili, None)
+    # Passage: gold 4 (the missing prediction's gold counts), ranked 3.0; 2.0, 2.0 (one step);
+    # 1.0; 0.0 (the missing one, predicting the opposite of its gold: nothing).
+    assert _curves(figure)[("passage answer", "english")] == (
+        [1 / 4, 1 / 4, 2 / 4, 2 / 4],
+        [1 / 1, 1 / 3, 2 / 4, 2 / 4],
+    )
+    # Minimal: gold 3 (the missing prediction has none, and counts as predicting one); ranked
+    # 9.0; 8.0, 8.0; 1.0 (predicting nothing); 0.0 (the missing one, credit 0).
+    assert _curves(figure)[("minimal answer", "english")] == (
+        [0.5 / 3, 1.5 / 3, 1.5 / 3, 1.5 / 3],
+        [0.5 / 1, 1.5 / 3, 1.5 / 3, 1.5 / 4],
+    )
+    assert _curves(figure)[("passage answer", "swahili")] == ([0.0], [0.0])
+    assert _curves(figure)[("minimal answer", "swahili")] == ([0.0], [0.0])
+
+
+# --- the bar charts' words and totals ---------------------------------------------------------
+
+_BAR_CHARTS = {
+    # (Space, config): (title, y label, x label, legend title, legend entries)
+    ("ehealthkd", "scenario2"): (
+        "Scenario 2: task A (key phrases only): items per outcome (C, I, P, M and S)",
+        "items", "outcome", "subtask", ["A: key phrases"],
+    ),
+    ("ehealthkd", None): (
+        "Scenario 1: main (key phrases A + relations B): items per outcome (C, I, P, M and S)",
+        "items", "outcome", "subtask", ["A: key phrases", "B: relations"],
+    ),
+    ("fever_score", None): (
+        "Label confusion: claims per gold label, stacked by predicted label",
+        "claims", "gold label", "predicted label", ["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"],
+    ),
+    ("scifact_abstract", None): (
+        "Where predicted abstracts were lost: predicted and gold abstracts by outcome",
+        "abstracts", "outcome", "gold label", ["SUPPORT", "CONTRADICT", "not gold"],
+    ),
+    ("scifact_sentence", None): (
+        "Where sentences were lost: predicted and gold rationale sentences by outcome",
+        "sentences", "outcome", "gold label", ["SUPPORT", "CONTRADICT", "not gold"],
+    ),
+    ("tydiqa_goldp", None): (
+        "Questions per language, by how each answer scored (English is not in the official mean)",
+        "questions", "language", "answer",
+        ["exact match", "partial overlap", "no token in common", "no prediction"],
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name, config", list(_BAR_CHARTS))
+def test_bar_charts_say_what_they_count_and_each_bar_its_total(name, config):
+    """Planted: eHealth-KD's title naming another scenario (or the value, not the menu's
+    words), a total written above a bar off by one or over the wrong bar, the legend out of the
+    colours' order, no room above the tallest bar for its total (18% of it)."""
+    spec = app_module(name).SPEC
+    metric = taskeval.load(name, config)
+    details = metric.compute(**example_inputs(name), details=True)["details"]
+    figure = spec.plot(details, config)
+    (ax,) = figure.axes
+    title, y, x, legend, entries = _BAR_CHARTS[name, config]
+    assert " ".join(ax.get_title().split()) == title
+    assert (ax.get_ylabel(), ax.get_xlabel()) == (y, x)
+    assert ax.get_legend().get_title().get_text() == legend
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == entries
+    totals: dict[str, int] = {}
+    for (bar, _), height in drawn_bars(figure).items():
+        totals[bar] = totals.get(bar, 0) + height
+    ticks = [" ".join(t.get_text().split()) for t in ax.get_xticklabels()]
+    written = {ticks[round(t.xy[0])]: int(t.get_text()) for t in ax.texts}
+    assert written == totals and [t.xy[1] for t in ax.texts] == [
+        totals[ticks[round(t.xy[0])]] for t in ax.texts
+    ]
+    assert ax.get_ylim() == (0, pytest.approx(max(totals.values()) * 1.18))
