@@ -5,6 +5,8 @@ Spaces"); each test names the defect it guards against."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import taskeval
@@ -148,3 +150,58 @@ def test_bar_charts_say_what_they_count_and_each_bar_its_total(name, config):
         totals[ticks[round(t.xy[0])]] for t in ax.texts
     ]
     assert ax.get_ylim() == (0, pytest.approx(max(totals.values()) * 1.18))
+
+
+# --- the page and its uploads -----------------------------------------------------------------
+
+
+def _upload(folder, name: str, text: str) -> str:
+    """A file as gradio's upload route leaves it: a folder of its own in the upload folder."""
+    target = folder / f"{abs(hash((name, text))):x}" / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    return str(target)
+
+
+def test_uploads_are_removed_after_the_pages_last_step_once_no_request_holds_them(
+    tmp_path, monkeypatch
+):
+    """Planted: the uploads removed after Compute (the intervals step then finds no file),
+    never removed, removed while a second request still holds them, their folder left, and the
+    example files gradio serves removed with them."""
+    from test_spaces import default_controls
+
+    from taskeval.space import add_intervals, build, compute
+
+    uploads = tmp_path / "uploads"
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(uploads))
+    spec = app_module("fever_score").SPEC
+    controls = default_controls(spec)
+    files = spec.example_files
+    pred = _upload(uploads, "mine.jsonl", files["predictions"][0].read_text(encoding="utf-8"))
+    ref = _upload(uploads, "gold.jsonl", files["references"][0].read_text(encoding="utf-8"))
+    values = ("files", "", "", pred, ref, *controls)
+
+    def files_left() -> list[str]:
+        return sorted(str(p.relative_to(uploads)) for p in uploads.rglob("*"))
+
+    start = files_left()
+    first = compute(spec, *values)
+    assert first[0]["visible"] is False, first[0]["value"]
+    second = compute(spec, *values)  # a second request of the same files
+    assert files_left() == start  # both held for their intervals step
+    add_intervals(spec, *values, False, first[2]["value"])
+    assert files_left() == start  # the second request still holds them
+    add_intervals(spec, *values, False, second[2]["value"])
+    assert files_left() == []  # the files and their folders
+    # The example files the page serves (gradio's copies in the upload folder) stay.
+    demo = build(spec)
+    served = files_left()
+    assert {Path(p).name for p in served if "." in p} == {"actual.jsonl", "predictions.jsonl"}
+    example = [str(uploads / p) for p in served if p.endswith(".jsonl")]
+    example.sort(key=lambda p: not p.endswith("predictions.jsonl"))
+    shown = ("files", "", "", *example, *controls)
+    table = compute(spec, *shown)[2]["value"]
+    add_intervals(spec, *shown, False, table)
+    assert files_left() == served
+    demo.close()
