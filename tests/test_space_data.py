@@ -33,6 +33,14 @@ def test_one_line_joins_the_lines_with_spaces_then_cuts():
     assert one_line(ValueError("a\nbc"), 3) == "a b… (1 more characters)"
 
 
+def test_messages_are_cut_at_two_thousand_characters_by_default():
+    """Planted: the default limit one character off (a 2,000-character quote cut, or a longer
+    one let through)."""
+    assert one_line("x" * 2000) == "x" * 2000
+    assert one_line("x" * 2001) == "x" * 2000 + "… (1 more characters)"
+    assert shorten("y" * 2002) == "y" * 2000 + "… (2 more characters)"
+
+
 # --- TyDi QA's precision-recall curves ----------------------------------------------------------
 
 
@@ -205,3 +213,30 @@ def test_uploads_are_removed_after_the_pages_last_step_once_no_request_holds_the
     add_intervals(spec, *shown, False, table)
     assert files_left() == served
     demo.close()
+
+
+def test_folder_uploads_are_staged_in_temporary_folders_removed_after_each_step(
+    tmp_path, monkeypatch
+):
+    """Planted: the temporary folder of a side's linked uploads left behind, after a
+    computation and after an error. (The folder of this test's own: other test runs on the
+    machine make folders named taskeval-* too.)"""
+    import tempfile
+
+    from test_spaces import _ehealthkd_uploads
+
+    from taskeval.space import compute
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    spec = app_module("ehealthkd").SPEC
+    preds, refs = _ehealthkd_uploads(tmp_path / "uploads")
+    error, *_ = compute(spec, "files", "", "", preds, refs, "scenario1", with_interval=True)
+    assert error["visible"] is False, error["value"]
+    error, *_ = compute(spec, "files", "", "", preds[:1], refs, "scenario1")
+    assert error["value"] == (
+        "the uploaded predictions files: sentence file not found (expected "
+        "output_scenario1.txt or input_scenario1.txt)"
+    )
+    assert list(scratch.iterdir()) == []
