@@ -5,6 +5,7 @@ Spaces"); each test names the defect it guards against."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -240,3 +241,87 @@ def test_folder_uploads_are_staged_in_temporary_folders_removed_after_each_step(
         "output_scenario1.txt or input_scenario1.txt)"
     )
     assert list(scratch.iterdir()) == []
+
+
+def _components(demo) -> dict[str, dict]:
+    """The page's components by elem_id, else label, else type: their props as served."""
+    found = {}
+    for component in demo.config["components"]:
+        props = component.get("props", {})
+        name = props.get("elem_id") or props.get("label") or component["type"]
+        found.setdefault(name, props)
+    return found
+
+
+def test_the_page_shows_its_texts_examples_and_wires_compute_word_for_word():
+    """Planted: the title or the introduction of another metric, the example rows not one JSON
+    object per line, the uploads of a folder Space as one file, the card with its YAML header,
+    the placeholder or the limits left out, Compute's inputs in another order, the tabs
+    telling the wrong source."""
+    from taskeval.space import PLACEHOLDER, build
+    from taskeval.space_worker import Limits
+
+    fever = app_module("fever_score").SPEC
+    demo = build(fever)
+    shown = _components(demo)
+    intro = shown["markdown"]["value"]
+    assert intro.startswith("# taskeval · fever_score\nThe official FEVER shared-task scorer")
+    assert intro.endswith(
+        "\n\nScore the example as it is with **Compute**, or upload your own official files, or "
+        "paste JSON rows (the metric's `compute()` inputs). The per-item breakdown says how "
+        "each item was counted."
+    )
+    for side in ("references", "predictions"):
+        lines = shown[f"{side}-json"]["value"].split("\n")
+        assert lines[0] == "[" and lines[-1] == "]"
+        rows = [json.loads(line.removesuffix(",")) for line in lines[1:-1]]
+        assert rows == fever.example_rows[side]
+        assert (
+            Path(shown[f"{side}-files"]["value"]["path"]).name == fever.example_files[side][0].name
+        )
+    assert shown["references-files"]["label"] == "references (gold)"
+    assert shown["interval"]["label"] == "bootstrap 95% interval (1,000 resamples)"
+    assert (
+        shown["placeholder"]["value"]
+        == PLACEHOLDER
+        == (
+            "Press **Compute**: the scores, the per-item breakdown and the plot of the inputs above "
+            "appear here."
+        )
+    )
+    assert shown["limits"]["value"] == Limits().note()
+    cards = [
+        c["props"]["value"]
+        for c in demo.config["components"]
+        if c["type"] == "markdown" and str(c["props"].get("value")).startswith("# Metric card")
+    ]
+    assert len(cards) == 1 and not cards[0].startswith("---")
+    names = {c["id"]: c["props"].get("elem_id") or c["props"].get("label") for c in
+             demo.config["components"]}  # fmt: skip
+    wiring = {
+        d["api_name"]: ([names[i] for i in d["inputs"]], [names[i] for i in d["outputs"]])
+        for d in demo.config["dependencies"]
+    }
+    controls = ["max-evidence", "count every predicted sentence (max_evidence=None)"]
+    inputs = ["source", "predictions-json", "references-json", "predictions-files"]
+    inputs += ["references-files", *controls]
+    assert wiring["compute"] == (
+        inputs,
+        ["error", "placeholder", "scores", "groups", "breakdown", "plot"],
+    )
+    assert wiring["intervals"] == ([*inputs, "interval", "scores"], ["scores"])
+    tabs = {d["api_name"]: d for d in demo.config["dependencies"] if d["api_name"] != "compute"}
+    sources = [demo.fns[i].fn() for i, d in enumerate(demo.config["dependencies"])
+               if d["api_name"] in tabs and d["api_name"] != "intervals"]  # fmt: skip
+    assert sources == ["files", "json"]
+    demo.close()
+    # A folder Space: every file of the example folders, one upload each.
+    ehealthkd = app_module("ehealthkd").SPEC
+    demo = build(ehealthkd)
+    shown = _components(demo)
+    for side in ("references", "predictions"):
+        uploads = [Path(v["path"]).name for v in shown[f"{side}-files"]["value"]]
+        assert uploads == [p.name for p in ehealthkd.example_files[side]]
+        assert len(uploads) == 3
+    assert "plot" in shown
+    demo.close()
