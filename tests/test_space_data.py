@@ -325,3 +325,60 @@ def test_the_page_shows_its_texts_examples_and_wires_compute_word_for_word():
         assert len(uploads) == 3
     assert "plot" in shown
     demo.close()
+
+
+def test_the_interval_column_is_the_bootstrap_of_each_headline_score_to_four_places():
+    """Planted: the bounds swapped or written to another precision, the intervals step adding
+    the column when the box is clear or Compute failed, or changing the scores Compute showed."""
+    from test_spaces import default_controls
+
+    from taskeval.compare import intervals
+    from taskeval.space import add_intervals, compute, scores_table
+
+    spec = app_module("fever_score").SPEC
+    rows = spec.example_rows
+    values = ("json", json.dumps(rows["predictions"]), json.dumps(rows["references"]), None, None)
+    values += tuple(default_controls(spec))
+    bounds = intervals("fever_score", rows, workers=1)
+    expected = [
+        [key, value, f"[{bounds[key][0]:.4f}, {bounds[key][1]:.4f}]" if key in bounds else ""]
+        for key, value in scores_table(taskeval.load("fever_score").compute(**rows))
+    ]
+    assert {row[0] for row in expected if row[2]} == set(bounds) != set()
+    assert all(lo < hi for lo, hi in bounds.values())
+    shown = compute(spec, *values, with_interval=True)[2]["value"]
+    assert list(shown.columns) == ["score", "value", "95% interval"]
+    assert shown.values.tolist() == expected
+    table = compute(spec, *values)[2]["value"]
+    assert list(table.columns) == ["score", "value"]
+    added = add_intervals(spec, *values, True, table)
+    assert added.values.tolist() == expected
+    assert add_intervals(spec, *values, False, table) == {"__type__": "update"}
+    assert add_intervals(spec, *values, True, None) == {"__type__": "update"}
+    broken = ("json", "[{", *values[2:])
+    assert add_intervals(spec, *broken, True, table) == {"__type__": "update"}
+
+
+def test_breakdown_headers_read_as_words_and_columns_fit_their_longest_word():
+    """Planted: headers left with underscores, a column as wide as its whole text (or as its
+    header), widths off the 8.5 px a character and 30 px a cell."""
+    from taskeval.space import column_widths, compute
+
+    spec = app_module("scifact_abstract").SPEC
+    rows = spec.example_rows
+    values = ("json", json.dumps(rows["predictions"]), json.dumps(rows["references"]), None, None)
+    breakdown = compute(spec, *values)[4]
+    frame = breakdown["value"]
+    assert list(frame.columns)[:4] == ["claim id", "doc id", "outcome", "why"]
+    assert breakdown["column_widths"] == column_widths(frame)
+    import pandas as pd
+
+    table = pd.DataFrame(
+        {
+            "a_long_header": ["x", "y"],  # the header's word, 13 characters
+            "why": ["one two three four five six", "seven"],  # texts wrap at 20 characters
+            "n": [1, 22],  # the longest value, 2 characters: the header's 1 is shorter
+            "w": ["abcdefghijklmnopqrstuvwxyz", ""],  # a word of 26 characters is never cut
+        }
+    )
+    assert column_widths(table) == ["140px", "200px", "47px", "251px"]
