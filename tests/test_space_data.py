@@ -382,3 +382,39 @@ def test_breakdown_headers_read_as_words_and_columns_fit_their_longest_word():
         }
     )
     assert column_widths(table) == ["140px", "200px", "47px", "251px"]
+
+
+def test_uploads_no_last_step_came_for_are_swept_after_their_time(tmp_path, monkeypatch):
+    """Planted: the sweep removing uploads used within their time (or never removing them),
+    leaving their folders, and removing the empty files gradio's upload route leaves beside
+    the uploads while they may still be being written (younger than ten seconds) or files
+    that are not empty."""
+    import os
+    import time
+
+    from test_spaces import default_controls
+
+    from taskeval.space import _uploads, compute
+
+    uploads = tmp_path / "uploads"
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(uploads))
+    spec = app_module("fever_score").SPEC
+    files = spec.example_files
+    pred = _upload(uploads, "mine.jsonl", files["predictions"][0].read_text(encoding="utf-8"))
+    ref = _upload(uploads, "gold.jsonl", files["references"][0].read_text(encoding="utf-8"))
+    error = compute(spec, "files", "", "", pred, ref, *default_controls(spec))[0]
+    assert error["visible"] is False, error["value"]
+    old = time.time() - 11
+    for name, text, when in (("tmpold", "", old), ("tmpnew", "", None), ("tmpfull", "x", old)):
+        (uploads / name).write_text(text)
+        if when:
+            os.utime(uploads / name, (when, when))
+    (uploads / "old-but-not-tmp").write_text("")
+    os.utime(uploads / "old-but-not-tmp", (old, old))
+    _uploads.sweep(3600)  # used a moment ago: kept; empty files wait a minute then
+    left = sorted(p.name for p in uploads.iterdir())
+    assert left == sorted([Path(pred).parent.name, Path(ref).parent.name, "old-but-not-tmp",
+                           "tmpfull", "tmpnew", "tmpold"])  # fmt: skip
+    time.sleep(0.01)
+    _uploads.sweep(0)  # empty files wait ten seconds then
+    assert sorted(p.name for p in uploads.iterdir()) == ["old-but-not-tmp", "tmpfull", "tmpnew"]
