@@ -418,3 +418,101 @@ def test_uploads_no_last_step_came_for_are_swept_after_their_time(tmp_path, monk
     time.sleep(0.01)
     _uploads.sweep(0)  # empty files wait ten seconds then
     assert sorted(p.name for p in uploads.iterdir()) == ["old-but-not-tmp", "tmpfull", "tmpnew"]
+
+
+# --- what a request may hold: the limits' messages ---------------------------------------------
+
+
+def _limits(monkeypatch, **values):
+    from taskeval.space_worker import Limits
+
+    for name, value in values.items():
+        monkeypatch.setenv(f"TASKEVAL_{name}", str(value))
+    return Limits()
+
+
+def _task(source: str, predictions, references, names=None, metric="fever_score") -> dict:
+    return {
+        "metric": metric,
+        "config": None,
+        "options": {},
+        "source": source,
+        "with_interval": False,
+        "predictions": predictions,
+        "references": references,
+        "names": names or {},
+        "folders": {},
+    }
+
+
+def test_the_limits_are_stated_as_the_page_shows_them(monkeypatch):
+    """Planted: a limit read from another variable, one not stated in MiB, a negative or
+    unreadable value taken instead of the default."""
+    limits = _limits(
+        monkeypatch,
+        SPACE_MAX_UPLOAD_MB=2,
+        SPACE_MAX_INFLATED_MB=3,
+        SPACE_MAX_ROWS=1500,
+        SPACE_MAX_PASTE_MB=0.5,
+        MAX_LINE_BYTES=2 * 1024 * 1024,
+        SPACE_TIMEOUT=-1,
+        SPACE_MEMORY_MB="lots",
+    )
+    assert limits.note() == (
+        "Limits of this Space: an uploaded file up to 2 MiB (`TASKEVAL_SPACE_MAX_UPLOAD_MB`), a "
+        "gzip file up to 3 MiB inflated (`TASKEVAL_SPACE_MAX_INFLATED_MB`), up to 1,500 lines or "
+        "rows per file (`TASKEVAL_SPACE_MAX_ROWS`), JSON lines up to 2 MiB "
+        "(`TASKEVAL_MAX_LINE_BYTES`), pasted rows up to 0 Mi characters "
+        "(`TASKEVAL_SPACE_MAX_PASTE_MB`); each computation up to 300 s "
+        "(`TASKEVAL_SPACE_TIMEOUT`) and 3,072 MiB of memory (`TASKEVAL_SPACE_MEMORY_MB`). Larger "
+        "files: `taskeval score` on your machine."
+    )
+    assert (limits.upload_bytes, limits.rows, limits.paste_chars) == (2 << 20, 1500, 1 << 19)
+
+
+def test_what_passes_the_limits_is_refused_word_for_word(tmp_path, monkeypatch):
+    """Planted: a limit taken as allowed one past it (``>=`` for ``>``), the lines counted in
+    the packed gzip instead of inflated, the message naming the server's copy."""
+    import gzip
+
+    from taskeval.space_worker import run
+
+    limits = _limits(
+        monkeypatch, SPACE_MAX_UPLOAD_MB=0.001, SPACE_MAX_ROWS=3, SPACE_MAX_INFLATED_MB=0.01
+    )
+    mib = 1 << 20
+    big = tmp_path / "big.jsonl"
+    big.write_bytes(b"x" * (int(0.001 * mib) + 1))
+    small = tmp_path / "small.jsonl"
+    small.write_bytes(b"{}\n" * 3)  # three lines: at the limit
+    long = tmp_path / "long.jsonl"
+    long.write_bytes(b"{}\n" * 4)
+    packed = tmp_path / "zeros.jsonl.gz"
+    packed.write_bytes(gzip.compress(b"0" * (int(0.01 * mib) + 1)))
+
+    def refused(path, names=None, metric="fever_score") -> str:
+        return run(_task("files", str(path), None, names, metric), limits).get("error", "")
+
+    assert refused(big, {str(big): "mine.jsonl"}) == (
+        "mine.jsonl: 1,049 bytes, more than the 0 MiB this Space takes "
+        "(TASKEVAL_SPACE_MAX_UPLOAD_MB)"
+    )
+    assert refused(long) == (
+        "long.jsonl: more than 3 lines, the most this Space reads (TASKEVAL_SPACE_MAX_ROWS)"
+    )
+    assert "TASKEVAL_SPACE_MAX_ROWS" not in refused(small)
+    gold = _task("files", str(small), str(packed), None, "tydiqa")  # TyDi QA's gold may be gzip
+    assert run(gold, limits)["error"] == (
+        "zeros.jsonl.gz: more than 0 MiB once decompressed, the most this Space inflates "
+        "(TASKEVAL_SPACE_MAX_INFLATED_MB)"
+    )
+    limits = _limits(monkeypatch, SPACE_MAX_ROWS=2, SPACE_MAX_PASTE_MB=0.00002)
+    rows = json.dumps([{}, {}, {}])
+    assert run(_task("json", rows, "[]"), limits)["error"] == (
+        "predictions: 3 rows, more than the 2 this Space scores (TASKEVAL_SPACE_MAX_ROWS)"
+    )
+    pasted = "[" + " " * 20 + "]"  # 22 characters, the limit 20
+    assert run(_task("json", "[]", pasted), limits)["error"] == (
+        "references: 22 characters pasted, more than the 20 this Space reads "
+        "(TASKEVAL_SPACE_MAX_PASTE_MB): upload a file instead"
+    )
