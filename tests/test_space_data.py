@@ -516,3 +516,38 @@ def test_what_passes_the_limits_is_refused_word_for_word(tmp_path, monkeypatch):
         "references: 22 characters pasted, more than the 20 this Space reads "
         "(TASKEVAL_SPACE_MAX_PASTE_MB): upload a file instead"
     )
+
+
+# --- a contract's statistics off the fast path ------------------------------------------------
+
+
+def test_fever_per_claim_statistics_off_the_official_form_give_the_official_scores():
+    """Planted: the checking path of FEVER's per-claim statistics skipped (rows the fast path
+    refuses: evidence as {page, line} records), a claim whose evidence is not scored adding a precision
+    other than 0. The expected numbers are the official scorer's."""
+    from fever.scorer import fever_score
+
+    from taskeval.compare import compare_rows
+    from taskeval.units import identity_scores
+
+    spec = app_module("fever_score").SPEC
+    inputs = example_inputs("fever_score")
+
+    def records(pairs: list) -> list[dict]:
+        return [{"page": page, "line": line} for page, line in pairs]
+
+    predictions = [
+        {**p, "predicted_evidence": records(p["predicted_evidence"])} for p in inputs["predictions"]
+    ]
+    assert spec is not None and any(p["predicted_evidence"] for p in predictions)
+    assert any(r["label"] == "NOT ENOUGH INFO" for r in inputs["references"])
+    rows = {"predictions": predictions, "references": inputs["references"]}
+    scores = compare_rows("fever_score", [rows], resamples=2)["systems"][0]["scores"]
+    official = fever_score(
+        [dict(p) for p in inputs["predictions"]], [dict(r) for r in inputs["references"]]
+    )
+    keys = ("strict_score", "label_accuracy", "evidence_precision", "evidence_recall")
+    assert [scores[k]["score"] for k in keys] == list(official[:4])
+    # ... and summed from the per-claim statistics the intervals resample
+    ours = identity_scores("fever_score", rows)
+    assert [ours[k] for k in keys] == list(official[:4])
