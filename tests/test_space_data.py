@@ -551,3 +551,34 @@ def test_fever_per_claim_statistics_off_the_official_form_give_the_official_scor
     # ... and summed from the per-claim statistics the intervals resample
     ours = identity_scores("fever_score", rows)
     assert [ours[k] for k in keys] == list(official[:4])
+
+
+def test_a_plot_shown_twice_is_drawn_once_per_format_and_each_format_is_its_own(tmp_path):
+    """Planted: the picture kept under one key whatever the format (an SVG asked, the PNG
+    written), a path given to savefig taken for a file object."""
+    from taskeval.space import compute
+
+    figures = {}
+    for name in ("scifact_abstract", "scifact_sentence"):
+        spec = app_module(name).SPEC
+        rows = spec.example_rows
+        values = ("json", json.dumps(rows["predictions"]), json.dumps(rows["references"]))
+        first = compute(spec, *values, None, None)[5]["value"]
+        again = compute(spec, *values, None, None)[5]["value"]
+        assert again is first  # drawn once for the same details
+        figures[name] = first
+    assert figures["scifact_abstract"] is not figures["scifact_sentence"]
+    assert figures["scifact_abstract"].axes[0].get_ylabel() == "abstracts"
+    assert figures["scifact_sentence"].axes[0].get_ylabel() == "sentences"
+    import io
+
+    figure = figures["scifact_abstract"]
+    pictures = []
+    for kwargs in ({"format": "png"}, {"format": "svg"}, {"format": "png"}):
+        buffer = io.BytesIO()
+        figure.savefig(buffer, **kwargs)
+        pictures.append(buffer.getvalue())
+    assert pictures[0].startswith(b"\x89PNG") and pictures[2] == pictures[0]
+    assert b"<svg" in pictures[1][:400]
+    figure.savefig(tmp_path / "plot.png")
+    assert (tmp_path / "plot.png").read_bytes().startswith(b"\x89PNG")
