@@ -582,3 +582,26 @@ def test_a_plot_shown_twice_is_drawn_once_per_format_and_each_format_is_its_own(
     assert b"<svg" in pictures[1][:400]
     figure.savefig(tmp_path / "plot.png")
     assert (tmp_path / "plot.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_fever_predictions_carrying_their_gold_are_scored_without_a_gold_upload(tmp_path):
+    """Planted: the FEVER gold file made compulsory (the Space then asks for a references
+    upload that the official scorer does without)."""
+    from test_spaces import _gradio_upload, default_controls, shown_scores
+
+    from taskeval.space import compute, scores_table
+
+    spec = app_module("fever_score").SPEC
+    inputs = example_inputs("fever_score")
+    own = [
+        {**p, "label": r["label"], "evidence": r["evidence"]}
+        for p, r in zip(inputs["predictions"], inputs["references"])
+    ]
+    text = "".join(json.dumps(row) + "\n" for row in own)
+    upload = _gradio_upload(tmp_path, "own.jsonl", text)
+    error, _, scores, *_ = compute(spec, "files", "", "", upload, None, *default_controls(spec))
+    assert error["visible"] is False, error["value"]
+    expected = taskeval.load("fever_score").compute(**inputs)
+    assert shown_scores(scores["value"], None) == scores_table(expected)
+    error, *_ = compute(spec, "files", "", "", None, upload, *default_controls(spec))
+    assert error["value"] == "predictions: no file was uploaded"
