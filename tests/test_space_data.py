@@ -605,3 +605,25 @@ def test_fever_predictions_carrying_their_gold_are_scored_without_a_gold_upload(
     assert shown_scores(scores["value"], None) == scores_table(expected)
     error, *_ = compute(spec, "files", "", "", None, upload, *default_controls(spec))
     assert error["value"] == "predictions: no file was uploaded"
+
+
+def test_more_than_five_bars_put_every_other_label_below_and_make_room_for_it():
+    """Planted: the lowered labels moved by another height than their lines (12-point text,
+    1.25 line spacing), the figure not made taller by 0.4 inch a line, the labels of five bars
+    or fewer lowered too."""
+    name = "tydiqa_goldp"
+    spec = app_module(name).SPEC
+    details = taskeval.load(name).compute(**example_inputs(name), details=True)["details"]
+    (ax,) = spec.plot(details, None).axes
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    assert len(labels) == 9
+    lines = max(label.count("\n") + 1 for label in labels)
+    pads = [tick.get_pad() for tick in ax.xaxis.get_major_ticks()]
+    lowered = lines * 12 * 1.25
+    assert [round(p - pads[0], 9) for p in pads] == [0, lowered] * 4 + [0]
+    assert ax.figure.get_figheight() == pytest.approx(4.8 + 0.4 * lines)
+    fever = app_module("fever_score").SPEC
+    details = taskeval.load("fever_score").compute(**example_inputs("fever_score"), details=True)
+    (ax,) = fever.plot(details["details"], None).axes
+    assert len({tick.get_pad() for tick in ax.xaxis.get_major_ticks()}) == 1
+    assert ax.figure.get_figheight() == pytest.approx(4.8)
