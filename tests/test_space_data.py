@@ -627,3 +627,20 @@ def test_more_than_five_bars_put_every_other_label_below_and_make_room_for_it():
     (ax,) = fever.plot(details["details"], None).axes
     assert len({tick.get_pad() for tick in ax.xaxis.get_major_ticks()}) == 1
     assert ax.figure.get_figheight() == pytest.approx(4.8)
+
+
+def test_a_gold_error_in_the_last_prediction_line_names_the_predictions_file(tmp_path):
+    """Planted: the last line of the predictions file never taken as carrying its own gold
+    (``<`` for ``<=`` in FEVER's ``gold_in_line``): its error then named the gold file."""
+    from test_cli_settings import one_line_error
+
+    inputs = example_inputs("fever_score")
+    predictions, gold = inputs["predictions"][:3], inputs["references"][:3]
+    bad = [[[1, 2, "Page", {"x": 1}]]]
+    predictions[2] = {**predictions[2], "label": "SUPPORTS", "evidence": bad}
+    own = tmp_path / "own.jsonl"
+    own.write_text("".join(json.dumps(r) + "\n" for r in predictions), encoding="utf-8")
+    gold_path = tmp_path / "gold.jsonl"
+    gold_path.write_text("".join(json.dumps(r) + "\n" for r in gold), encoding="utf-8")
+    argv = ["score", "fever_score", "--references", str(gold_path), "--predictions", str(own)]
+    one_line_error(argv, 1, f"{own}, line 3 (id {predictions[2]['id']})", "'evidence'")
