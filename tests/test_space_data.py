@@ -644,3 +644,19 @@ def test_a_gold_error_in_the_last_prediction_line_names_the_predictions_file(tmp
     gold_path.write_text("".join(json.dumps(r) + "\n" for r in gold), encoding="utf-8")
     argv = ["score", "fever_score", "--references", str(gold_path), "--predictions", str(own)]
     one_line_error(argv, 1, f"{own}, line 3 (id {predictions[2]['id']})", "'evidence'")
+
+
+def test_the_plot_of_a_compute_is_of_the_scenario_asked():
+    """Planted: the plot drawn with the options in place of the config (the title then said
+    scenario 1 for a scenario-3 request)."""
+    from taskeval.space import compute
+
+    spec = app_module("ehealthkd").SPEC
+    rows = spec.example_rows
+    values = ("json", json.dumps(rows["predictions"]), json.dumps(rows["references"]))
+    plot = compute(spec, *values, None, None, "scenario3")[5]["value"]
+    (ax,) = plot.axes
+    assert " ".join(ax.get_title().split()) == (
+        "Scenario 3: task B (relations, gold key phrases given): items per outcome (C, I, P, M "
+        "and S)"
+    )
