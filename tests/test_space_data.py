@@ -256,7 +256,7 @@ def _components(demo) -> dict[str, dict]:
 def test_the_page_shows_its_texts_examples_and_wires_compute_word_for_word():
     """Planted: the title or the introduction of another metric, the example rows not one JSON
     object per line, the uploads of a folder Space as one file, the card with its YAML header,
-    the placeholder or the limits left out, Compute's inputs in another order, the tabs
+    the placeholder or the limits left out, the hidden source shown, Compute's inputs in another order, the tabs
     telling the wrong source."""
     from taskeval.space import PLACEHOLDER, build
     from taskeval.space_worker import Limits
@@ -279,6 +279,7 @@ def test_the_page_shows_its_texts_examples_and_wires_compute_word_for_word():
         assert (
             Path(shown[f"{side}-files"]["value"]["path"]).name == fever.example_files[side][0].name
         )
+    assert shown["source"]["visible"] is False  # the tabs say it; the API takes it
     assert shown["references-files"]["label"] == "references (gold)"
     assert shown["interval"]["label"] == "bootstrap 95% interval (1,000 resamples)"
     assert (
