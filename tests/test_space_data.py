@@ -661,3 +661,15 @@ def test_the_plot_of_a_compute_is_of_the_scenario_asked():
         "Scenario 3: task B (relations, gold key phrases given): items per outcome (C, I, P, M "
         "and S)"
     )
+
+
+def test_six_bars_with_labels_of_two_lines_make_the_figure_taller_by_two_lines():
+    """Planted: ``0.4 / lines`` for ``0.4 * lines`` (the same with one-line labels)."""
+    import pandas as pd
+
+    from taskeval.space import bar_chart
+
+    names = [f"outcome number{i}" for i in range(6)]  # wrapped at 8 characters: two lines
+    frame = pd.DataFrame({"x": names, "c": ["a"] * 6, "n": [1] * 6})
+    figure = bar_chart(frame, x="x", y="n", color="c", x_order=names, colors={}, title="t")
+    assert figure.get_figheight() == pytest.approx(4.8 + 0.4 * 2)
