@@ -41,3 +41,24 @@ def jsonl_parser(request, monkeypatch):
             module = metric_module(name, "jsonl")
             monkeypatch.setattr(module, "_SMALL", 0 if request.param == "orjson" else 2**62)
     return request.param
+
+
+@pytest.fixture(scope="session")
+def served():
+    """``served(name)``: the URL of the Space ``name``, started once for the whole run (the
+    browser tests of several files share it; a start-up costs seconds), stopped at the end."""
+    from test_spaces import _serve
+
+    running: dict = {}
+
+    def serve(name: str) -> str:
+        if name not in running:
+            running[name] = _serve(name)
+        proc, url = running[name]
+        assert proc.poll() is None, f"the {name} Space stopped"
+        return url
+
+    yield serve
+    for proc, _ in running.values():
+        proc.kill()
+        proc.wait()

@@ -12,7 +12,6 @@ from test_spaces import (
     SCREENSHOTS,
     SPACES,
     _example_uploads,
-    _serve,
     app_module,
     browser,  # noqa: F401 (the fixture)
     default_controls,
@@ -78,84 +77,79 @@ def smallest_text_points(name: str) -> tuple[float, float]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", SPACES)
-def test_space_on_a_400px_screen(name, browser):  # noqa: F811
+def test_space_on_a_400px_screen(name, browser, served):  # noqa: F811
     spec = app_module(name).SPEC
     points, inches, flat_scores = smallest_text_points(name)
-    proc, url = _serve(name)
-    try:
-        page = browser.new_page(viewport={"width": WIDTH, "height": 900})
-        page.goto(url)
-        page.locator("#placeholder").wait_for(state="visible", timeout=60_000)
-        page.locator("#compute").click()
-        # The interval column comes in a second step.
-        interval = page.locator("#scores [role=gridcell][data-col='2']").filter(has_text="[")
-        interval.first.wait_for(timeout=120_000)
-        page.locator("#plot img").wait_for(state="visible", timeout=30_000)
-        page.wait_for_timeout(1000)
+    url = served(name)
+    page = browser.new_page(viewport={"width": WIDTH, "height": 900})
+    page.goto(url)
+    page.locator("#placeholder").wait_for(state="visible", timeout=60_000)
+    page.locator("#compute").click()
+    # The interval column comes in a second step.
+    interval = page.locator("#scores [role=gridcell][data-col='2']").filter(has_text="[")
+    interval.first.wait_for(timeout=120_000)
+    page.locator("#plot img").wait_for(state="visible", timeout=30_000)
+    page.wait_for_timeout(1000)
 
-        assert page.evaluate("() => document.documentElement.scrollWidth") <= WIDTH
-        # Every score, value and interval: on the screen, whole, in a table that does not
-        # scroll sideways.
-        for table in ("#scores", "#groups"):
-            if not page.locator(table).is_visible():
-                continue
-            assert page.locator(table).evaluate(SIDEWAYS) == [], table
-            cells = page.evaluate(BOXES, f"{table} [role=gridcell], {table} th")
-            assert len(cells) >= 3 * 3
-            for cell in cells:
-                assert 0 <= cell["left"] and cell["right"] <= WIDTH, (table, cell)
-                assert not cell["cut"], (table, cell)
-        # ... every score's row, top to bottom, inside the table's box (no scrolling in it).
-        table = page.locator("#scores").bounding_box()
-        rows = page.locator("#scores [role=gridcell][data-col='0']")
-        assert rows.count() == len(flat_scores)
-        assert [r.text_content().strip() for r in rows.all()] == flat_scores
-        for row in rows.all():
-            box = row.bounding_box()
-            assert (
-                table["y"] <= box["y"] and box["y"] + box["height"] <= table["y"] + table["height"]
-            ), row.text_content()
-        intervals = page.evaluate(BOXES, "#scores [role=gridcell][data-col='2']")
-        # (counts, such as eHealth-KD's correct_A, have none)
-        assert any(c["text"].startswith("[") for c in intervals)
-        assert all(c["text"] == "" or c["text"].startswith("[") for c in intervals)
-        # The uploaded files' names, whole.
-        names = page.evaluate(BOXES, "#references-files .filename, #predictions-files .filename")
-        expected = sorted(p.name for side in spec.example_files.values() for p in side)
-        assert sorted("".join(n["text"].split()) for n in names) == expected
-        for box in names:
-            assert 0 <= box["left"] and box["right"] <= WIDTH and not box["cut"], box
-        # The plot: on the screen, its smallest text legible.
-        shown = page.evaluate(BOXES, "#plot img")[0]
-        assert 0 <= shown["left"] and shown["right"] <= WIDTH
-        smallest_px = points * shown["width"] / (72 * inches)
-        assert smallest_px >= SMALLEST_TEXT_PX, (points, inches, shown["width"])
-        # The breakdown: no word drawn over two lines.
-        assert page.locator("#breakdown").evaluate(BROKEN_WORDS) == []
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"{name}-{WIDTH}px.png"), full_page=True)
-        # The "Check a submission" panel, opened, answers the example: its report on the
-        # screen, its file names whole, nothing scrolling sideways.
-        page.get_by_text("Check a submission", exact=True).click()
-        page.locator("#check-button").click()
-        page.wait_for_function(
-            "name => document.querySelector('#check-summary textarea')?.value"
-            ".startsWith(name + ' ')",
-            arg=name,
-            timeout=60_000,
-        )
-        assert not page.locator("#check-error").is_visible()
-        assert page.evaluate("() => document.documentElement.scrollWidth") <= WIDTH
-        assert page.locator("#check").evaluate(SIDEWAYS) == []
-        assert page.locator("#check").evaluate(BEYOND) == []
-        names = page.evaluate(BOXES, "#check-files .filename")
-        assert sorted("".join(n["text"].split()) for n in names) == expected
-        for box in [*names, *page.evaluate(BOXES, "#check-summary, #check-problems")]:
-            assert 0 <= box["left"] and box["right"] <= WIDTH and not box["cut"], box
-        page.close()
-    finally:
-        proc.kill()
-        proc.wait()
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= WIDTH
+    # Every score, value and interval: on the screen, whole, in a table that does not
+    # scroll sideways.
+    for table in ("#scores", "#groups"):
+        if not page.locator(table).is_visible():
+            continue
+        assert page.locator(table).evaluate(SIDEWAYS) == [], table
+        cells = page.evaluate(BOXES, f"{table} [role=gridcell], {table} th")
+        assert len(cells) >= 3 * 3
+        for cell in cells:
+            assert 0 <= cell["left"] and cell["right"] <= WIDTH, (table, cell)
+            assert not cell["cut"], (table, cell)
+    # ... every score's row, top to bottom, inside the table's box (no scrolling in it).
+    table = page.locator("#scores").bounding_box()
+    rows = page.locator("#scores [role=gridcell][data-col='0']")
+    assert rows.count() == len(flat_scores)
+    assert [r.text_content().strip() for r in rows.all()] == flat_scores
+    for row in rows.all():
+        box = row.bounding_box()
+        assert (
+            table["y"] <= box["y"] and box["y"] + box["height"] <= table["y"] + table["height"]
+        ), row.text_content()
+    intervals = page.evaluate(BOXES, "#scores [role=gridcell][data-col='2']")
+    # (counts, such as eHealth-KD's correct_A, have none)
+    assert any(c["text"].startswith("[") for c in intervals)
+    assert all(c["text"] == "" or c["text"].startswith("[") for c in intervals)
+    # The uploaded files' names, whole.
+    names = page.evaluate(BOXES, "#references-files .filename, #predictions-files .filename")
+    expected = sorted(p.name for side in spec.example_files.values() for p in side)
+    assert sorted("".join(n["text"].split()) for n in names) == expected
+    for box in names:
+        assert 0 <= box["left"] and box["right"] <= WIDTH and not box["cut"], box
+    # The plot: on the screen, its smallest text legible.
+    shown = page.evaluate(BOXES, "#plot img")[0]
+    assert 0 <= shown["left"] and shown["right"] <= WIDTH
+    smallest_px = points * shown["width"] / (72 * inches)
+    assert smallest_px >= SMALLEST_TEXT_PX, (points, inches, shown["width"])
+    # The breakdown: no word drawn over two lines.
+    assert page.locator("#breakdown").evaluate(BROKEN_WORDS) == []
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}-{WIDTH}px.png"), full_page=True)
+    # The "Check a submission" panel, opened, answers the example: its report on the
+    # screen, its file names whole, nothing scrolling sideways.
+    page.get_by_text("Check a submission", exact=True).click()
+    page.locator("#check-button").click()
+    page.wait_for_function(
+        "name => document.querySelector('#check-summary textarea')?.value.startsWith(name + ' ')",
+        arg=name,
+        timeout=60_000,
+    )
+    assert not page.locator("#check-error").is_visible()
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= WIDTH
+    assert page.locator("#check").evaluate(SIDEWAYS) == []
+    assert page.locator("#check").evaluate(BEYOND) == []
+    names = page.evaluate(BOXES, "#check-files .filename")
+    assert sorted("".join(n["text"].split()) for n in names) == expected
+    for box in [*names, *page.evaluate(BOXES, "#check-summary, #check-problems")]:
+        assert 0 <= box["left"] and box["right"] <= WIDTH and not box["cut"], box
+    page.close()
 
 
 def test_every_space_has_a_plot():

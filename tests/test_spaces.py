@@ -11,6 +11,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -195,17 +196,20 @@ def browser():
 def _serve(name: str):
     port = free_port()
     env = {**os.environ, "GRADIO_SERVER_PORT": str(port), "GRADIO_ANALYTICS_ENABLED": "False"}
+    # Its messages go to a file: a pipe nobody reads would stop a long-lived server once full.
+    log = tempfile.TemporaryFile(mode="w+")
     proc = subprocess.Popen(
         [sys.executable, str(REPO / "spaces" / name / "app.py")],
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=log,
         text=True,
     )
     deadline = time.time() + 120
     while time.time() < deadline:
         if proc.poll() is not None:
-            raise AssertionError(f"the Space exited: {proc.stderr.read()}")
+            log.seek(0)
+            raise AssertionError(f"the Space exited: {log.read()}")
         with socket.socket() as s:
             if s.connect_ex(("127.0.0.1", port)) == 0:
                 return proc, f"http://127.0.0.1:{port}/"
@@ -216,63 +220,57 @@ def _serve(name: str):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", SPACES)
-def test_space_in_a_real_browser(name, browser):
+def test_space_in_a_real_browser(name, browser, served):
     spec = app_module(name).SPEC
     expected = expected_scores(spec)
-    proc, url = _serve(name)
-    try:
-        page = browser.new_page(viewport={"width": 1280, "height": 1800})
-        page.goto(url)
-        # Before the first Compute: only the note, no empty table or plot.
-        page.locator("#placeholder").wait_for(state="visible", timeout=60_000)
-        for empty in ("#scores", "#breakdown", "#plot"):
-            assert not page.locator(empty).is_visible()
-        page.locator("#compute").click()
-        for key, value in expected:  # every exact value appears in its table
-            if key.count(" / ") < 2:
-                page.locator("#scores").get_by_text(value, exact=True).last.wait_for(timeout=60_000)
-        # The per-group table draws the rows in sight only: scrolled through, it shows them all.
-        groups = [[key, value] for key, value in expected if key.count(" / ") >= 2]
-        if groups:
-            page.locator("#groups [role=gridcell]").first.wait_for(timeout=60_000)
-            assert sorted(_scrolled_rows(page, "#groups")) == sorted(groups)
-        page.locator("#plot img").wait_for(state="visible", timeout=30_000)
-        assert not page.locator("#placeholder").is_visible()
-        # No component label over the figure (it covered TyDi QA's left title).
-        label = page.locator("#plot [data-testid='block-label']")
-        assert label.count() == 0 or not label.first.is_visible(), label.first.evaluate(
-            "e => e.outerHTML"
-        )
-        # Every breakdown column fits the page: long texts wrap instead of being cut off (a
-        # table whose columns, as wide as their longest word, do not fit scrolls in its box).
-        assert page.evaluate("() => document.documentElement.scrollWidth") <= 1280
-        viewport = page.locator("#breakdown .virtual-table-viewport")
-        if not viewport.evaluate("e => e.scrollWidth > e.clientWidth + 1"):
-            right = page.locator("#breakdown").bounding_box()
-            for header in page.locator("#breakdown th").all():
-                box = header.bounding_box()
-                assert box["x"] + box["width"] <= right["x"] + right["width"] + 1, (
-                    header.inner_text()
-                )
-        page.wait_for_timeout(1000)  # let the plot draw before the picture is taken
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
-        page.get_by_role("tab", name="JSON rows").click()
-        editor = page.locator("#predictions-json .cm-content")
-        editor.click()
-        page.keyboard.press("Control+A")
-        page.keyboard.type("[{")
-        page.locator("#compute").click()
-        # The error box is plain text (a read-only text area): the message as written.
-        page.wait_for_function(
-            "() => document.querySelector('#error textarea')?.value.includes('not valid JSON')",
-            timeout=30_000,
-        )
-        assert "Traceback" not in page.locator("#error textarea").input_value()
-        page.close()
-    finally:
-        proc.kill()
-        proc.wait()
+    url = served(name)
+    page = browser.new_page(viewport={"width": 1280, "height": 1800})
+    page.goto(url)
+    # Before the first Compute: only the note, no empty table or plot.
+    page.locator("#placeholder").wait_for(state="visible", timeout=60_000)
+    for empty in ("#scores", "#breakdown", "#plot"):
+        assert not page.locator(empty).is_visible()
+    page.locator("#compute").click()
+    for key, value in expected:  # every exact value appears in its table
+        if key.count(" / ") < 2:
+            page.locator("#scores").get_by_text(value, exact=True).last.wait_for(timeout=60_000)
+    # The per-group table draws the rows in sight only: scrolled through, it shows them all.
+    groups = [[key, value] for key, value in expected if key.count(" / ") >= 2]
+    if groups:
+        page.locator("#groups [role=gridcell]").first.wait_for(timeout=60_000)
+        assert sorted(_scrolled_rows(page, "#groups")) == sorted(groups)
+    page.locator("#plot img").wait_for(state="visible", timeout=30_000)
+    assert not page.locator("#placeholder").is_visible()
+    # No component label over the figure (it covered TyDi QA's left title).
+    label = page.locator("#plot [data-testid='block-label']")
+    assert label.count() == 0 or not label.first.is_visible(), label.first.evaluate(
+        "e => e.outerHTML"
+    )
+    # Every breakdown column fits the page: long texts wrap instead of being cut off (a
+    # table whose columns, as wide as their longest word, do not fit scrolls in its box).
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 1280
+    viewport = page.locator("#breakdown .virtual-table-viewport")
+    if not viewport.evaluate("e => e.scrollWidth > e.clientWidth + 1"):
+        right = page.locator("#breakdown").bounding_box()
+        for header in page.locator("#breakdown th").all():
+            box = header.bounding_box()
+            assert box["x"] + box["width"] <= right["x"] + right["width"] + 1, header.inner_text()
+    page.wait_for_timeout(1000)  # let the plot draw before the picture is taken
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    page.get_by_role("tab", name="JSON rows").click()
+    editor = page.locator("#predictions-json .cm-content")
+    editor.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("[{")
+    page.locator("#compute").click()
+    # The error box is plain text (a read-only text area): the message as written.
+    page.wait_for_function(
+        "() => document.querySelector('#error textarea')?.value.includes('not valid JSON')",
+        timeout=30_000,
+    )
+    assert "Traceback" not in page.locator("#error textarea").input_value()
+    page.close()
 
 
 def _scrolled_rows(page, table: str) -> list[list[str]]:
