@@ -418,7 +418,9 @@ def _metric(name: str, config: str | None) -> Any:
     return metric(name, config)
 
 
-def _task(spec: SpaceSpec, source: str, values: Sequence[Any], with_interval: bool) -> Any:
+def _task(
+    spec: SpaceSpec, source: str, values: Sequence[Any], with_interval: bool, scores: bool = True
+) -> Any:
     """The request's computation as a task for a worker (``space_worker.run``); a context, as
     folder uploads are linked into a temporary folder for as long as the task runs."""
     pred_text, ref_text, pred_files, ref_files, *_ = values
@@ -429,6 +431,7 @@ def _task(spec: SpaceSpec, source: str, values: Sequence[Any], with_interval: bo
         "options": options,
         "source": source,
         "with_interval": with_interval,
+        "scores": scores,  # False: the intervals alone (the page's second step)
         "names": {},
         "folders": {},
     }
@@ -470,9 +473,11 @@ def _staged_task(spec: SpaceSpec, task: dict, pred_files: Any, ref_files: Any) -
         yield {**task, "predictions": predictions, "references": references}
 
 
-def _run(spec: SpaceSpec, source: str, values: Sequence[Any], with_interval: bool) -> dict:
+def _run(
+    spec: SpaceSpec, source: str, values: Sequence[Any], with_interval: bool, scores: bool = True
+) -> dict:
     """The request computed by a worker process: ``{"result", "bounds"}`` or ``{"error"}``."""
-    with _task(spec, source, values, with_interval) as task:
+    with _task(spec, source, values, with_interval, scores) as task:
         if _LIMITS.workers <= 0:  # no worker processes: computed here (for debugging)
             return run(task, _LIMITS)
         return pool(spec.metric).run(task)
@@ -623,7 +628,7 @@ def add_intervals(spec: SpaceSpec, source: str, *values: Any) -> Any:
         if not with_interval or table is None or len(table) == 0:
             return gr.update()
         try:
-            reply = _run(spec, source, values, True)
+            reply = _run(spec, source, values, True, scores=False)  # Compute showed them
         except Exception:  # Compute has shown the message
             return gr.update()
     if "error" in reply:

@@ -253,18 +253,22 @@ def _read(task: dict, limits: Limits) -> dict:
 
 
 def run(task: dict, limits: Limits | None = None) -> dict:
-    """One request's computation: ``{"result": ..., "bounds": ...}`` or ``{"error": message}``.
+    """One request's computation: ``{"result": ..., "bounds": ...}`` (``result`` None when
+    ``scores`` is false) or ``{"error": message}``.
 
     ``task``: ``metric``, ``config``, ``options``, ``source`` ("files" or "json"),
     ``predictions`` and ``references`` (paths, or pasted text), ``names`` (each upload's path →
-    the name the user gave it), ``folders`` (temporary folder → side), ``with_interval``.
+    the name the user gave it), ``folders`` (temporary folder → side), ``with_interval``,
+    ``scores``.
     """
     limits = limits or Limits()
     try:
         inputs = _read(task, limits)
-        result = metric(task["metric"], task["config"]).compute(
-            **inputs, **task["options"], details=True
-        )
+        result = None
+        if task.get("scores", True):  # else the intervals alone, the scores already shown
+            result = metric(task["metric"], task["config"]).compute(
+                **inputs, **task["options"], details=True
+            )
         bounds = None
         if task["with_interval"]:
             from .compare import intervals

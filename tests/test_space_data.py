@@ -313,7 +313,7 @@ def test_the_page_shows_its_texts_examples_and_wires_compute_word_for_word():
     assert wiring["intervals"] == ([*inputs, "interval", "scores"], ["scores"])
     tabs = {d["api_name"]: d for d in demo.config["dependencies"] if d["api_name"] != "compute"}
     sources = [demo.fns[i].fn() for i, d in enumerate(demo.config["dependencies"])
-               if d["api_name"] in tabs and d["api_name"] != "intervals"]  # fmt: skip
+               if d["api_name"] in tabs and d["api_name"] not in ("intervals", "check")]  # fmt: skip
     assert sources == ["files", "json"]
     demo.close()
     # A folder Space: every file of the example folders, one upload each.
@@ -673,3 +673,31 @@ def test_six_bars_with_labels_of_two_lines_make_the_figure_taller_by_two_lines()
     frame = pd.DataFrame({"x": names, "c": ["a"] * 6, "n": [1] * 6})
     figure = bar_chart(frame, x="x", y="n", color="c", x_order=names, colors={}, title="t")
     assert figure.get_figheight() == pytest.approx(4.8 + 0.4 * 2)
+
+
+def test_the_intervals_step_does_not_score_again(monkeypatch):
+    """The page's second step wants the intervals alone: the scores Compute showed are not
+    computed again (planted: ``scores`` ignored, which doubled a big file's time)."""
+    from taskeval import space_worker
+    from taskeval.compare import intervals
+
+    rows = app_module("fever_score").SPEC.example_rows
+    scored = []
+    real = space_worker.metric
+    monkeypatch.setattr(space_worker, "metric", lambda *a: scored.append(a) or real(*a))
+    task = {
+        "metric": "fever_score",
+        "config": None,
+        "options": {},
+        "source": "json",
+        "predictions": json.dumps(rows["predictions"]),
+        "references": json.dumps(rows["references"]),
+        "names": {},
+        "folders": {},
+        "with_interval": True,
+    }
+    reply = space_worker.run({**task, "scores": False})
+    assert reply == {"result": None, "bounds": intervals("fever_score", rows, workers=1)}
+    assert scored == []
+    assert space_worker.run(task)["result"]["strict_score"] == 0.375  # scored when asked
+    assert scored == [("fever_score", None)]
