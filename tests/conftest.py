@@ -43,22 +43,38 @@ def jsonl_parser(request, monkeypatch):
     return request.param
 
 
+def pytest_collection_modifyitems(items):
+    """The tests that use a served Space last, those of one Space next to each other, so that
+    ``served`` starts each Space once and keeps one running at a time."""
+    uses = [i for i in items if "served" in getattr(i, "fixturenames", ())]
+    if uses:
+        rest = [i for i in items if "served" not in getattr(i, "fixturenames", ())]
+        uses.sort(key=lambda i: str(i.callspec.params.get("name", "")))  # stable: file order kept
+        items[:] = rest + uses
+
+
 @pytest.fixture(scope="session")
 def served():
-    """``served(name)``: the URL of the Space ``name``, started once for the whole run (the
-    browser tests of several files share it; a start-up costs seconds), stopped at the end."""
+    """``served(name)``: the URL of the Space ``name``, started once for the browser tests of
+    every file (a start-up costs seconds). One runs at a time, as a Space with its workers holds
+    over a GiB: asking for another stops it."""
     from test_spaces import _serve
 
     running: dict = {}
 
+    def stop() -> None:
+        for proc, _ in running.values():
+            proc.kill()
+            proc.wait()
+        running.clear()
+
     def serve(name: str) -> str:
         if name not in running:
+            stop()
             running[name] = _serve(name)
         proc, url = running[name]
         assert proc.poll() is None, f"the {name} Space stopped"
         return url
 
     yield serve
-    for proc, _ in running.values():
-        proc.kill()
-        proc.wait()
+    stop()
