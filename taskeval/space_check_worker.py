@@ -9,12 +9,11 @@ messages are (``space_worker.user_message``). Imports no gradio.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 
 from .check import check, format_report
-from .space_worker import MIB, Limits, check_file, user_message
+from .space_worker import Limits, check_file, over_memory, uploaded_files, user_message
 
 # Problems listed in the page and in its JSON report (the report's counts are of them all).
 SHOWN = 200
@@ -44,16 +43,9 @@ def _exact_in_javascript(value: Any) -> Any:
 
 def _uploaded(task: dict) -> Iterator[tuple[str, str]]:
     """Each file the check reads (the members of a folder side) with its name as uploaded."""
-    names = task["names"]
     for path in (task["predictions"], *task["inputs"], task["references"]):
-        if path is None:
-            continue
-        if os.path.isdir(path):
-            for member in sorted(os.listdir(path)):
-                full = os.path.join(path, member)
-                yield full, names.get(full, member)
-        else:
-            yield path, names.get(path, os.path.basename(path))
+        if path is not None:
+            yield from uploaded_files(path, task["names"])
 
 
 def run_check(task: dict, limits: Limits | None = None) -> dict[str, Any]:
@@ -94,10 +86,6 @@ def run_check(task: dict, limits: Limits | None = None) -> dict[str, Any]:
         data["inputs"] = [named(p) for p in data["inputs"]]
         return {"summary": named(summary), "problems": problems, "report": data, "ok": report.ok}
     except MemoryError:
-        return {
-            "error": f"the check needs more than the {limits.memory_bytes / MIB:,.0f} MiB of "
-            "memory this Space gives one request (TASKEVAL_SPACE_MEMORY_MB)",
-            "restart": True,
-        }
+        return over_memory("the check", limits)
     except Exception as e:  # a ValueError is the check or a limit explaining the input
         return {"error": user_message(e, uploads, task["folders"], limits.message_chars)}

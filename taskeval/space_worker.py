@@ -225,6 +225,26 @@ def metric(name: str, config: str | None) -> Any:
     return evaluate.load(str(metric_dir(name) / f"{name}.py"), config)
 
 
+def uploaded_files(path: str, names: dict[str, str]) -> Iterator[tuple[str, str]]:
+    """The files of one side (the members of a folder side), each with its name as uploaded
+    (``names``: server path → the user's name)."""
+    if os.path.isdir(path):
+        for member in sorted(os.listdir(path)):
+            full = os.path.join(path, member)
+            yield full, names.get(full, member)
+    else:
+        yield path, names.get(path, os.path.basename(path))
+
+
+def over_memory(what: str, limits: Limits) -> dict:
+    """The reply to a request whose work ran out of its memory budget (its worker restarts)."""
+    return {
+        "error": f"{what} needs more than the {limits.memory_bytes / MIB:,.0f} MiB of memory "
+        "this Space gives one request (TASKEVAL_SPACE_MEMORY_MB)",
+        "restart": True,
+    }
+
+
 def _read(task: dict, limits: Limits) -> dict:
     from .api import read_official
     from .registry import contract
@@ -238,15 +258,11 @@ def _read(task: dict, limits: Limits) -> dict:
         return rows
     files = contract(task["metric"]).files
     for side in ("references", "predictions"):
-        path = task[side]
-        if path is None:
+        if task[side] is None:
             continue
         gzip = getattr(files, side).gzip
-        members = sorted(os.listdir(path)) if os.path.isdir(path) else [None]
-        for member in members:
-            full = path if member is None else os.path.join(path, member)
-            name = task["names"].get(full, member or os.path.basename(path))
-            check_file(full, name, gzip and ".gz" in name, limits)
+        for path, name in uploaded_files(task[side], task["names"]):
+            check_file(path, name, gzip and ".gz" in name, limits)
     return read_official(
         task["metric"], references=task["references"], predictions=task["predictions"]
     )
@@ -278,11 +294,7 @@ def run(task: dict, limits: Limits | None = None) -> dict:
             )
         return {"result": result, "bounds": bounds}
     except MemoryError:
-        return {
-            "error": f"the computation needs more than the {limits.memory_bytes / MIB:,.0f} MiB "
-            "of memory this Space gives one request (TASKEVAL_SPACE_MEMORY_MB)",
-            "restart": True,
-        }
+        return over_memory("the computation", limits)
     except Exception as e:  # a ValueError is the metric explaining bad input
         uploads = [p for p in (task["predictions"], task["references"]) if task["source"] != "json"]
         return {

@@ -434,9 +434,7 @@ def read_official(references: str | PathLike, predictions: str | PathLike) -> di
     tool does (sorted except in the first sentence, single spans split at spaces), relation
     labels lower-cased, cross-sentence relations dropped with a warning.
     """
-    if references is None:
-        raise ValueError("ehealthkd needs the gold scenario folder as references")
-    sub, gold, _ = read_scenario(references, predictions)
+    sub, gold, _ = read_sentence_pairs(references, predictions)
     return {"predictions": [_row(s) for s in sub], "references": [_row(s) for s in gold]}
 
 
