@@ -414,9 +414,13 @@ def test_exported_space_in_chromium(exports, hub_python, hub_env, tmp_path):
                     timeout=60_000,
                 )
                 plots.append(image.get_attribute("src"))
-                # The new picture may replace the element: measure the one shown once it shows.
-                image.wait_for(state="visible", timeout=60_000)
-                assert image.bounding_box()["height"] > 200
+                # The new picture may replace the element (a box measured then is None): the
+                # one in the page, once it is drawn taller than 200 px.
+                page.wait_for_function(
+                    "() => { const i = document.querySelector('#plot img');"
+                    " return i !== null && i.getBoundingClientRect().height > 200; }",
+                    timeout=60_000,
+                )
                 assert not page.locator("#error").is_visible()
             page.screenshot(path=str(tmp_path / "scenario3.png"), full_page=True)
 
