@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_fever import synthetic
 from bench.bench_tydiqa import generate
-from bench.common import machine, table
+from bench.common import compile_bytecode, machine, table
 
 PARITY = Path(__file__).resolve().parents[2] / "shared" / "parity"
 
@@ -81,6 +81,7 @@ def main() -> None:
     parser.add_argument("--base-python", default=sys.executable, help="its interpreter")
     args = parser.parse_args()
     here = Path(__file__).resolve().parents[1]
+    compile_bytecode(here / "taskeval", here / "metrics", *([args.base] if args.base else []))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, data, gold, preds in _files(Path(tmp), args.only):

@@ -214,9 +214,16 @@ def _scratch(name: str) -> Path:
 def compile_bytecode(*folders: Path) -> None:
     """Compile the modules of ``folders`` to bytecode, as installing a package does (pip compiles
     the official fever-scorer's): a process run from an editable checkout, or with
-    ``PYTHONDONTWRITEBYTECODE`` set, would otherwise compile every module it imports, each run."""
+    ``PYTHONDONTWRITEBYTECODE`` set, would otherwise compile every module it imports, each run.
+
+    The bytecode goes beside the sources, where installed packages keep theirs: a
+    ``PYTHONPYCACHEPREFIX`` is dropped, for this process and the commands it runs, because under
+    it a process looks for all bytecode in that prefix, finds none of numpy's or an official
+    scorer's there, and compiles them again on every run."""
     import compileall
 
+    os.environ.pop("PYTHONPYCACHEPREFIX", None)
+    sys.pycache_prefix = None
     for folder in folders:
         compileall.compile_dir(folder, quiet=2)
 

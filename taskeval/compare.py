@@ -497,7 +497,8 @@ def _from_files(
 ) -> dict[str, Any] | None:
     """``compare_rows`` of one system straight from its files, where the metric scores them and
     gives their unit statistics without making ``compute()`` inputs
-    (``SumStatistics.official_and_stats_from_files``); None where it does not, or where
+    (``SumStatistics.official_and_stats_from_files``,
+    ``StratifiedStatistics.official_and_units_from_files``); None where it does not, or where
     ``compare_rows`` would refuse the arguments (the files are then read as inputs, so every
     refusal and its order stay those of that path). A problem in the files raises what reading
     them as inputs raises."""
@@ -510,8 +511,6 @@ def _from_files(
         _check_systems([system], names)
         a = adapter(name, config_name, **options)
     except ValueError:
-        return None
-    if not isinstance(a, SumAdapter):
         return None
     found = a.official_and_units_from_files(references, predictions)
     if found is None:

@@ -356,9 +356,21 @@ class StratifiedStatistics(_Record):
 
     ``many``, optional: a ``ManyResamples`` scoring many resamples at once (with numpy), the
     same numbers; without it, every resample is scored by ``score``, one by one.
+    ``official_and_units_from_files(references, predictions)``, optional: ``(official(inputs),
+    units(inputs))`` for the inputs ``Reader.read_official`` would make of the files, straight
+    from the files, or None where that shortcut does not apply (then the files are read into
+    inputs, and any problem is reported from there, as for ``SumStatistics``).
     """
 
-    __slots__ = ("keys", "many", "official", "score", "unit", "units")
+    __slots__ = (
+        "keys",
+        "many",
+        "official",
+        "official_and_units_from_files",
+        "score",
+        "unit",
+        "units",
+    )
 
     def __init__(
         self,
@@ -371,9 +383,19 @@ class StratifiedStatistics(_Record):
         ],
         score: Callable[[dict[str, tuple[list, ...]]], dict[str, float]],
         many: ManyResamples | None = None,
+        official_and_units_from_files: Callable[
+            [Path | None, Path],
+            tuple[
+                dict[str, Any],
+                tuple[dict[str, tuple[list, ...]], dict[str, list[int]], list[str]],
+            ]
+            | None,
+        ]
+        | None = None,
     ) -> None:
         self.unit, self.keys = unit, tuple(keys)
         self.official, self.units, self.score, self.many = official, units, score, many
+        self.official_and_units_from_files = official_and_units_from_files
 
 
 # ---------------------------------------------------------------------------------------------
@@ -661,13 +683,13 @@ def _check_statistics(problems: list[str], contract: MetricContract) -> None:
     parts = ("stats", "scores") if isinstance(made, SumStatistics) else ("units", "score")
     for part in ("official", *parts):
         _callable(problems, f"CONTRACT.statistics(...).{part}", getattr(made, part))
-    if isinstance(made, SumStatistics):
-        _callable(
-            problems,
-            "CONTRACT.statistics(...).official_and_stats",
-            made.official_and_stats,
-            optional=True,
-        )
+    optional = (
+        ("official_and_stats", "official_and_stats_from_files")
+        if isinstance(made, SumStatistics)
+        else ("official_and_units_from_files",)
+    )
+    for part in optional:
+        _callable(problems, f"CONTRACT.statistics(...).{part}", getattr(made, part), optional=True)
 
 
 def _check_space(problems: list[str], space: Any) -> None:

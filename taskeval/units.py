@@ -75,6 +75,10 @@ class RowAdapter:
     score: Callable[[dict[str, tuple[list, ...]]], dict[str, float]]
     # many resamples at once (``StratifiedStatistics.many``), when the metric has it
     many: ManyResamples | None = None
+    # (official(inputs), units(inputs)) straight from official files, or None (as SumAdapter's)
+    official_and_units_from_files: Callable[
+        [Any, Any], tuple[dict[str, Any], StratifiedUnits] | None
+    ] = lambda references, predictions: None
 
 
 def objects(items: list) -> np.ndarray:
@@ -129,10 +133,21 @@ def _sum_adapter(statistics: SumStatistics) -> SumAdapter:
 
 
 def _row_adapter(statistics: StratifiedStatistics) -> RowAdapter:
-    def units(inputs: Inputs) -> StratifiedUnits:
-        parts, identity, strata = statistics.units(inputs)
+    def as_units(found: tuple) -> StratifiedUnits:
+        parts, identity, strata = found
         arrays = {s: tuple(objects(list(p)) for p in stratum) for s, stratum in parts.items()}
         return StratifiedUnits(arrays, identity, list(strata))
+
+    def units(inputs: Inputs) -> StratifiedUnits:
+        return as_units(statistics.units(inputs))
+
+    from_files = statistics.official_and_units_from_files
+
+    def official_and_units_from_files(
+        references: Any, predictions: Any
+    ) -> tuple[dict[str, Any], StratifiedUnits] | None:
+        found = None if from_files is None else from_files(references, predictions)
+        return None if found is None else (found[0], as_units(found[1]))
 
     return RowAdapter(
         statistics.unit,
@@ -141,6 +156,7 @@ def _row_adapter(statistics: StratifiedStatistics) -> RowAdapter:
         units,
         statistics.score,
         statistics.many,
+        official_and_units_from_files,
     )
 
 

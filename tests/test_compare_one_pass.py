@@ -265,3 +265,89 @@ def test_ehealthkd_compare_with_and_without_the_shortcut(monkeypatch):
                 outcomes.append(str(e))
         monkeypatch.undo()
         assert outcomes[0] == outcomes[1], kwargs
+
+
+TYDIQA = sorted((PARITY / "tydiqa" / "cases").glob("*/predictions.jsonl"))
+
+
+def _tydiqa_from_files(options: dict, gold, predictions):
+    """(official, units) straight from the files, and the same computed apart on the rows
+    ``read_official`` makes (or its refusal's message), each with the warnings it gave."""
+    import warnings
+
+    statistics = contract("tydiqa").statistics(None, options)
+    outcomes = []
+    for way in ("files", "rows"):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            if way == "files":
+                found = statistics.official_and_units_from_files(gold, predictions)
+            else:
+                try:
+                    inputs = taskeval.read_official(
+                        "tydiqa", references=gold, predictions=predictions
+                    )
+                    found = (statistics.official(inputs), statistics.units(inputs))
+                except ValueError as e:
+                    found = str(e)
+        outcomes.append((found, [str(w.message) for w in caught]))
+    return outcomes
+
+
+@needs_parity
+@pytest.mark.parametrize("options", [{}, {"passage_non_null_threshold": 1}])
+def test_tydiqa_from_files_is_the_official_and_units_of_the_rows_read(options):
+    taken = refused = 0
+    for predictions in TYDIQA:
+        files, rows = _tydiqa_from_files(options, predictions.parent / "gold.jsonl", predictions)
+        if files[0] is None:  # a file read_official refuses: that path names the problem
+            assert isinstance(rows[0], str), predictions
+            refused += 1
+            continue
+        taken += 1
+        (official, units), (official_rows, units_rows) = files[0], rows[0]
+        assert official == official_rows, predictions
+        assert [type(v) for v in official.values()] == [type(v) for v in official_rows.values()]
+        assert official["per_language"] == official_rows["per_language"]
+        assert units == units_rows, predictions  # parts, visiting order and strata
+        assert files[1] == rows[1]  # the same warnings (an empty prediction file)
+    assert taken > 20 and refused > 3
+
+
+def _tydiqa_compare(monkeypatch, shortcut: bool, **kwargs):
+    if not shortcut:
+        monkeypatch.setattr(sys.modules["taskeval.compare"], "_from_files", lambda *a: None)
+    try:
+        return compare("tydiqa", resamples=40, **kwargs)
+    except (ValueError, OSError) as e:
+        return (type(e), str(e))
+    finally:
+        monkeypatch.undo()
+
+
+@needs_parity
+def test_tydiqa_compare_with_and_without_the_shortcut(tmp_path, monkeypatch):
+    case = PARITY / "tydiqa" / "cases" / "edge_c05_duplicate_last_wins"
+    gold, predictions = case / "gold.jsonl", case / "predictions.jsonl"
+    garbled = tmp_path / "garbled.jsonl"
+    garbled.write_text('{"example_id": 1, "language": "english"}\nnot json\n', encoding="utf-8")
+    refused = [p for p in TYDIQA if (p.parent / "error.json").is_file()]
+    assert refused
+    cases = [
+        {"references": gold, "predictions": [predictions]},
+        {"references": gold, "predictions": [predictions], "minimal_non_null_threshold": 3},
+        {"references": gold, "predictions": [predictions], "method": "randomization"},
+        {"references": gold, "predictions": [predictions], "minimal_non_null_threshold": "x"},
+        {"references": gold, "predictions": [predictions], "seed": -1},
+        {"references": predictions, "predictions": [gold]},  # swapped: the mistake is named
+        {"references": gold, "predictions": [garbled]},
+        {"references": gold, "predictions": [tmp_path / "absent.jsonl"]},
+        {"references": None, "predictions": [predictions]},
+        *({"references": p.parent / "gold.jsonl", "predictions": [p]} for p in refused[:4]),
+    ]
+    for kwargs in cases:
+        with_shortcut = _tydiqa_compare(monkeypatch, True, **kwargs)
+        without = _tydiqa_compare(monkeypatch, False, **kwargs)
+        assert with_shortcut == without, kwargs
+    assert isinstance(_tydiqa_compare(monkeypatch, True, **cases[0]), dict)
+    assert "swapped" in _tydiqa_compare(monkeypatch, True, **cases[5])[1]

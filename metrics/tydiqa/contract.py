@@ -16,7 +16,7 @@ from taskeval.contract import (
 )
 
 from . import scoring as core
-from .inputs import OPTIONS, read_official, references_from_hub, score_files
+from .inputs import OPTIONS, read_compact, read_official, references_from_hub, score_files
 from .sweeps import LanguageSweeps, macro_scores
 
 TYPE_CHECKING = False  # typing costs the command line milliseconds at start
@@ -75,12 +75,26 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> StratifiedStat
         return core.scores_of(stats_of(inputs))
 
     def units(inputs: Mapping[str, Any]) -> tuple[dict, dict, list]:
-        preds, refs = normalize(inputs)
+        return _units(*normalize(inputs), stats_of(inputs))
+
+    def official_and_units_from_files(references: Any, predictions: Any) -> tuple | None:
+        # The compact rows ``score_files`` scores, which ``read_official``'s rows normalize to:
+        # read once, never turned into rows. Files refused on reading or scoring go back to
+        # the rows' path (None), so that the refusal, with its words on a likely mistake and
+        # its naming of rows, is that path's own.
+        try:
+            preds, refs = read_compact(references, predictions)
+            stats = list(core.language_stats(preds, refs, passage, minimal))
+        except (ValueError, OSError):
+            return None
+        return core.scores_of(stats), _units(preds, refs, stats)
+
+    def _units(preds: list, refs: list, stats: list) -> tuple[dict, dict, list]:
         # The core's own pairing and per-example stats, in its visiting order; the units of a
         # language are its gold examples in gold order (the order a resample draws from).
         _, gold_ids, _ = core.group_by_language(preds, refs)
         parts, identity, strata = {}, {}, []
-        for language, passage_stats, minimal_stats, _ in stats_of(inputs):
+        for language, passage_stats, minimal_stats, _ in stats:
             strata.append(language)  # scored: some prediction carries it
             ids = gold_ids.get(language, [])
             if not ids:
@@ -112,6 +126,7 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> StratifiedStat
         units=units,
         score=score,
         many=ManyResamples(LanguageSweeps(), macro_scores),  # all resamples at once
+        official_and_units_from_files=official_and_units_from_files,
     )
 
 

@@ -98,8 +98,11 @@ def iter_predictions(path: str | PathLike) -> Iterator[Prediction]:
 # Entry points
 
 
-def _read(references: str | PathLike, predictions: str | PathLike) -> tuple[list, list]:
-    """Both files as compact rows, the shorter side padded with placeholders (None).
+def read_compact(
+    references: str | PathLike, predictions: str | PathLike
+) -> tuple[list[Prediction | None], list[Reference | None]]:
+    """Both files as compact rows (``rows.normalize_*``), the shorter side padded with
+    placeholders (None): what ``read_official``'s rows normalize to.
 
     The prediction file is parsed while the gold reader waits for inflated data; its errors are
     raised after the gold has been read, so the gold's come first, as in the official script.
@@ -145,7 +148,7 @@ def read_official(references: str | PathLike, predictions: str | PathLike) -> di
     Every line becomes one row, in file order; the shorter side is padded with placeholder rows
     (``{"example_id": None}``), since compute() pairs rows by ``example_id``, not by position.
     """
-    preds, refs = _read(references, predictions)
+    preds, refs = read_compact(references, predictions)
     return {
         "predictions": [prediction_record(p) for p in preds],
         "references": [reference_record(r) for r in refs],
@@ -159,7 +162,7 @@ def score_files(
     minimal_non_null_threshold: int = DEFAULT_THRESHOLD,
 ) -> dict[str, Any]:
     """What ``taskeval score tydiqa`` prints (compute() on ``read_official``, without rows)."""
-    preds, refs = _read(references, predictions)
+    preds, refs = read_compact(references, predictions)
     return score(preds, refs, passage_non_null_threshold, minimal_non_null_threshold)
 
 
