@@ -12,10 +12,11 @@ numbers on the original sample. How to read the output: docs/compare.md.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import os
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from .units import Adapter, RowAdapter, SumAdapter, SumUnits, adapter
 StrPath = str | PathLike
 _CELLS = 1 << 22  # resample x unit cells drawn at once: bounds memory on large sets
 _MANY_CELLS = 1 << 16  # ... for a metric's ``many``: its work on a chunk stays in the CPU's cache
+_WINDOW_CELLS = 1 << 20  # ... drawn ahead for the threads that score ``many``'s chunks
 _INT32_MAX = 2**31 - 1  # np.iinfo(np.int32).max, without its lookup on every draw
 _TIE = 1e-12  # differences this close to the observed one count as "as large"
 
@@ -252,6 +254,50 @@ def _joined(parts: list[tuple]) -> tuple:
     )
 
 
+def _sweeping_threads() -> int:
+    """Threads that score a metric's ``many`` chunks: two where the process may run on two
+    CPUs (numpy releases the GIL in its array operations, which are most of the work)."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return min(2, cpus)
+
+
+def _in_order(jobs: Iterator[tuple[int, Callable[[], Any], list]]) -> None:
+    """Each job ``(cells, work, into)``: ``work()``'s result appended to ``into``, in the
+    jobs' order. The jobs are made (their draws drawn, in the stream's order) in this thread;
+    their work runs in ``_sweeping_threads()`` threads, a window of about ``_WINDOW_CELLS`` drawn
+    cells at a time, so that memory stays bounded. Each result is what the same work gives
+    alone: the numbers never depend on the threads."""
+    threads = _sweeping_threads()
+    if threads < 2:
+        for _, work, into in jobs:
+            into.append(work())
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(threads, thread_name_prefix="taskeval-sweep") as pool:
+        window: list = []
+        cells = 0
+        for job in jobs:
+            window.append(job)
+            cells += job[0]
+            if cells >= _WINDOW_CELLS:
+                _finish(pool, window)
+                window, cells = [], 0
+        _finish(pool, window)
+
+
+def _finish(pool: Any, window: list) -> None:
+    for (_, _, into), result in zip(window, pool.map(_call, [work for _, work, _ in window])):
+        into.append(result)
+
+
+def _call(work: Callable[[], Any]) -> Any:
+    return work()
+
+
 def _many_bootstrap(a: RowAdapter, units: list, sizes: dict, resamples: int, rng) -> list[dict]:
     """The paired bootstrap through the metric's ``many``, stratum after stratum: the draws of
     ``_resample`` (each stratum's rows, drawn in chunks that continue the same stream), the
@@ -259,12 +305,17 @@ def _many_bootstrap(a: RowAdapter, units: list, sizes: dict, resamples: int, rng
     stratum = a.many.stratum
     pools = [_pools(u) for u in units]
     values: list[dict[str, list]] = [{} for _ in units]
-    for s, size in sizes.items():
-        for c in _chunks(resamples, size, _MANY_CELLS):
-            draws = _draw(rng, size, (c, size))
-            for u, pool, out in zip(units, pools, values):
-                if s in u.parts:
-                    out.setdefault(s, []).append(stratum(s, pool[s], draws))
+
+    def jobs() -> Iterator[tuple[int, Callable[[], tuple], list]]:
+        for s, size in sizes.items():
+            for c in _chunks(resamples, size, _MANY_CELLS):
+                draws = _draw(rng, size, (c, size))
+                for u, pool, out in zip(units, pools, values):
+                    if s in u.parts:
+                        sweep = functools.partial(stratum, s, pool[s], draws)
+                        yield c * size, sweep, out.setdefault(s, [])
+
+    _in_order(jobs())
     scores = []
     for pool, out in zip(pools, values):
         per_stratum = {
@@ -291,16 +342,29 @@ def _many_randomization(
             for s in first.parts.keys() & u.parts.keys()
         }
         pairs.append((mine_pool, shared, {}, {}))
-    for s, size in sizes.items():
-        for c in _chunks(resamples, size, _MANY_CELLS):
-            swapped = _draw(rng, 2, (c, size)) > 0
-            for _, shared, theirs, mine in pairs:
-                if s in shared:
-                    # A swapped unit gives the first system the other's statistics, and back.
-                    taken = np.arange(size) + size * swapped
-                    kept = np.arange(size) + size * ~swapped
-                    theirs.setdefault(s, []).append(stratum(s, shared[s], taken))
-                    mine.setdefault(s, []).append(stratum(s, shared[s], kept))
+
+    def jobs() -> Iterator[tuple[int, Callable[[], tuple], list]]:
+        for s, size in sizes.items():
+            for c in _chunks(resamples, size, _MANY_CELLS):
+                swapped = _draw(rng, 2, (c, size)) > 0
+                for _, shared, theirs, mine in pairs:
+                    if s in shared:
+                        # A swapped unit gives the first system the other's statistics, and
+                        # back.
+                        taken = np.arange(size) + size * swapped
+                        kept = np.arange(size) + size * ~swapped
+                        yield (
+                            c * size,
+                            functools.partial(stratum, s, shared[s], taken),
+                            (theirs.setdefault(s, [])),
+                        )
+                        yield (
+                            c * size,
+                            functools.partial(stratum, s, shared[s], kept),
+                            (mine.setdefault(s, [])),
+                        )
+
+    _in_order(jobs())
     diffs = []
     for mine_pool, shared, theirs, mine in pairs:
         base = a.many.combine({

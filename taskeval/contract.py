@@ -331,7 +331,8 @@ class ManyResamples(_Record):
     == score({s: tuple([p[i] for i in picks[s][b]] for p in parts[s]) ...})[key]``; values that
     ``combine`` ignores (a stratum left out of every key) may be anything of that shape. A
     stratum's resamples come in chunks (to bound memory), with the same ``parts`` objects
-    every time.
+    every time, and several chunks may be scored at once in threads of one process: ``stratum``
+    must not depend on the order of its calls.
     """
 
     __slots__ = ("combine", "stratum")

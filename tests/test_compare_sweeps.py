@@ -167,6 +167,22 @@ def test_compare_gives_what_scoring_each_resample_gives(method, monkeypatch):
     assert json.dumps(small) == json.dumps(slow)
 
 
+@pytest.mark.parametrize("method", ["bootstrap", "randomization"])
+def test_the_threads_sweeping_the_chunks_change_no_number(method, monkeypatch):
+    systems = _systems(5, 300)
+    monkeypatch.setattr(compare_module, "_MANY_CELLS", 600)  # many chunks per stratum
+
+    def run(threads: int, window: int) -> str:
+        monkeypatch.setattr(compare_module, "_sweeping_threads", lambda: threads)
+        monkeypatch.setattr(compare_module, "_WINDOW_CELLS", window)
+        return json.dumps(compare_rows("tydiqa", systems, method=method, resamples=90, seed=4))
+
+    alone = run(1, 1 << 20)
+    assert run(2, 1 << 20) == alone  # one window
+    assert run(2, 1500) == alone  # a window of a few chunks at a time
+    assert run(3, 1) == alone  # a chunk at a time
+
+
 def test_ten_thousand_resamples_in_bounded_memory():
     systems = _systems(11, 500)
     tracemalloc.start()

@@ -17,7 +17,6 @@ from taskeval.contract import (
 
 from . import scoring as core
 from .inputs import OPTIONS, read_compact, read_official, references_from_hub, score_files
-from .sweeps import LanguageSweeps, macro_scores
 
 TYPE_CHECKING = False  # typing costs the command line milliseconds at start
 if TYPE_CHECKING:
@@ -28,6 +27,13 @@ if TYPE_CHECKING:
 def example_id(row: Any) -> Any:
     """The id a TyDi QA row is paired by (``compare`` names the ones two systems differ on)."""
     return row.get("example_id") if isinstance(row, dict) else None
+
+
+def _many_resamples() -> ManyResamples:
+    # imported on use: the sweeps need numpy, which scoring and checking never import
+    from .sweeps import LanguageSweeps, macro_scores
+
+    return ManyResamples(LanguageSweeps(), macro_scores)
 
 
 def statistics(config: str | None, options: Mapping[str, Any]) -> StratifiedStatistics:
@@ -125,7 +131,7 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> StratifiedStat
         official=official,
         units=units,
         score=score,
-        many=ManyResamples(LanguageSweeps(), macro_scores),  # all resamples at once
+        many=_many_resamples(),  # all resamples at once
         official_and_units_from_files=official_and_units_from_files,
     )
 
