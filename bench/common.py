@@ -268,8 +268,14 @@ def row(
 
 
 def load_note(start: float) -> str:
+    end = os.getloadavg()[0]
+    busy = max(start, end) > (os.cpu_count() or 1) + 0.5  # more runnable jobs than CPUs
+    what = (
+        "the machine was shared with other jobs, so single timings vary"
+        if busy
+        else "nothing else ran, beyond the benchmark's own processes"
+    )
     return (
-        f"load average {start:.1f} at the start and {os.getloadavg()[0]:.1f} at the end: the "
-        "machine was shared with other jobs, so single timings vary; medians of runs taken in "
-        "turn (official, taskeval, official, ...) keep the ratios fair"
+        f"load average {start:.1f} at the start and {end:.1f} at the end: {what}; medians of "
+        "runs taken in turn (official, taskeval, official, ...) keep the ratios fair"
     )
