@@ -10,7 +10,7 @@ so that a change of the machine's load hits them alike. ``--base`` also runs ``s
 and ``--base-python`` the interpreter of an environment where that checkout is installed (an
 editable install maps the metrics folder of its own checkout; default: this interpreter). The
 ``--ci`` output of both must be the same, byte for byte. Data: FEVER and TyDi QA files generated at the size of
-their dev sets (the generators of ``bench_fever`` and ``bench_tydiqa``), the SciFact dev set and
+their dev sets (the generators of ``bench_fever`` and ``bench_tydiqa``; GoldP's of ``bench_check``), the SciFact dev set and
 the eHealth-KD 2019 test set with real runs from the parity corpus when it is beside the
 checkout.
 """
@@ -29,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.bench_check import goldp_files
 from bench.bench_fever import synthetic
 from bench.bench_tydiqa import generate
 from bench.common import compile_bytecode, machine, table
@@ -57,6 +58,9 @@ def _files(folder: Path, only: list[str] | None) -> list[tuple[str, str, Path, P
     if not only or "tydiqa" in only:
         gold, preds = generate(folder, 18_670)
         jobs.append(("tydiqa", "18,670 examples (generated, dev layout)", gold, preds))
+    if not only or "tydiqa_goldp" in only:
+        gold, preds = goldp_files(folder, 5_077)  # the size of the GoldP dev set
+        jobs.append(("tydiqa_goldp", "5,077 questions (generated)", gold, preds))
     return jobs
 
 

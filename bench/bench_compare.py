@@ -22,6 +22,7 @@ import os
 import random
 import statistics
 import sys
+import tempfile
 import time
 import warnings
 from pathlib import Path
@@ -97,6 +98,30 @@ def tydiqa_inputs(seed: int = 1) -> list[dict]:
     return [{"predictions": rows, "references": refs} for rows in systems]
 
 
+def goldp_inputs(n: int = 5_077, seed: int = 1) -> list[dict]:
+    """Two systems on a GoldP-like dev set (``bench_check.goldp_files``, ``n`` questions in 9
+    languages): the second gives the gold answer for a few more questions."""
+    from bench.bench_check import goldp_files
+
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory(prefix="taskeval-bench-goldp-") as tmp:
+        gold, first = goldp_files(Path(tmp), n)
+        answers = json.loads(first.read_text("utf-8"))
+        golds = {
+            qa["id"]: qa["answers"][0]["text"]
+            for article in json.loads(gold.read_text("utf-8"))["data"]
+            for paragraph in article["paragraphs"]
+            for qa in paragraph["qas"]
+        }
+        better = {k: golds[k] if rng.random() < 0.05 else v for k, v in answers.items()}
+        second = Path(tmp) / "better.json"
+        second.write_text(json.dumps(better, ensure_ascii=False), "utf-8")
+        return [
+            taskeval.read_official("tydiqa_goldp", references=gold, predictions=p)
+            for p in (first, second)
+        ]
+
+
 def parity_systems(name: str) -> list[dict] | None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -142,6 +167,7 @@ def main() -> None:
         ("ehealthkd", "2019 test, 100 sentences (two real runs)", "scenario1",
          parity_systems("ehealthkd"), None),
         ("tydiqa", "18,670 examples, 11 languages (generated)", None, None, 2.0),
+        ("tydiqa_goldp", "5,077 questions, 9 languages (generated)", None, None, None),
     ]  # fmt: skip
     rows = []
     for name, data, config, systems, target in jobs:
@@ -149,6 +175,8 @@ def main() -> None:
             continue
         if name == "tydiqa":
             systems = tydiqa_inputs()
+        elif name == "tydiqa_goldp":
+            systems = goldp_inputs()
         if systems is None:
             print(f"{name}: skipped (the parity corpus is absent)", file=sys.stderr)
             continue

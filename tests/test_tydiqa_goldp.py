@@ -476,6 +476,67 @@ def test_intervals_and_the_identity_path_on_the_parity_files():
                 assert scores[key]["low"] <= expected[key] <= scores[key]["high"]
 
 
+def _without_many(adapter):
+    """The metric's resampling adapter scoring every resample alone, by its ``score``."""
+    import dataclasses
+
+    return lambda *args, **kwargs: dataclasses.replace(adapter(*args, **kwargs), many=None)
+
+
+@pytest.mark.parametrize("convention", ["official", "xtreme"])
+@pytest.mark.parametrize("method", ["bootstrap", "randomization"])
+def test_all_resamples_at_once_score_as_each_resample_scored_alone(convention, method, monkeypatch):
+    """The vectorized sums (``resampled``) give every resample, bit for bit, what the
+    convention's own aggregation gives the questions drawn, in chunks of any size."""
+    import importlib
+
+    compare_module = importlib.import_module("taskeval.compare")
+    for seed in range(6):
+        rng = random.Random(seed)
+        references = random_rows(rng, 160)["references"]
+        systems = []
+        for _ in range(2):
+            rows = random_rows(rng, 160)  # predictions for the same questions, and others
+            golds = {r["id"]: r["answers"]["text"] for r in references if r["id"] is not None}
+            preds = [
+                {"id": i, "prediction_text": rng.choice([*golds[i], "x y", "z"])}
+                for i in golds
+                if rng.random() < 0.9
+            ] + [p for p in rows["predictions"] if p["id"] is not None][:5]
+            systems.append(_padded(preds, list(references)))
+        if not {r["id"].split("-")[0] for r in references if r["id"]} - {"english"}:
+            continue
+        run = dict(method=method, resamples=60, seed=seed, convention=convention)
+        fast = json.dumps(compare_rows(NAME, systems, **run))
+        monkeypatch.setattr(compare_module, "_MANY_CELLS", 7)  # a resample or two per chunk
+        chunked = json.dumps(compare_rows(NAME, systems, **run))
+        monkeypatch.setattr(compare_module, "adapter", _without_many(compare_module.adapter))
+        alone = json.dumps(compare_rows(NAME, systems, workers=1, **run))
+        monkeypatch.undo()
+        assert fast == alone and chunked == alone, seed
+
+
+def test_resampled_sums_count_flags_and_add_floats_in_order():
+    import numpy as np
+
+    from taskeval._metrics.tydiqa_goldp.resampled import LanguageSums
+
+    sums = LanguageSums()
+    f1s = [0.1, 0.2, 0.3, 0, 0.7]
+    picks = np.array([[0, 1, 2, 3, 4], [2, 1, 0, 3, 4], [2, 2, 2, 0, 1]])
+    for ems in ([True, False, 1, 0, True], [1, 0, 2, 0, 1]):  # flags, and (never met) counts
+        exact, f1 = sums("arabic", (ems, f1s), picks)
+        for b, row in enumerate(picks.tolist()):
+            em_sum = f1_sum = 0
+            for i in row:
+                em_sum += ems[i]
+                f1_sum += f1s[i]
+            assert exact[b] == 100.0 * em_sum / 5 and f1[b] == 100.0 * f1_sum / 5
+    # 0.1 + 0.2 + 0.3 + 0 + 0.7 and 0.3 + 0.2 + 0.1 + 0 + 0.7 differ in the last bit: each
+    # resample's sum is in its drawn order, not in a pairwise or sorted one
+    assert f1[0] != f1[1]
+
+
 def test_lm_eval_has_no_score_to_resample():
     rows = inputs([("arabic-1-0", ["x"])], [("arabic-1-0", "x")])
     with pytest.raises(ValueError, match=r"convention 'lm_eval' has no score over languages"):

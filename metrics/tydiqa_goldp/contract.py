@@ -8,6 +8,7 @@ from taskeval.contract import (
     FileArgument,
     FileKinds,
     Files,
+    ManyResamples,
     MetricContract,
     Option,
     Reader,
@@ -36,7 +37,7 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> StratifiedStat
     over languages, so a resample keeps each language's size. Each question's ``(EM, F1)``
     under the convention (``conventions.units``); every resample is scored by the convention's
     own aggregation (``conventions.aggregate``) on the drawn questions, each language's in the
-    order drawn.
+    order drawn. All resamples are scored at once (``resampled``), to the same numbers.
 
     ``lm_eval`` has no score to resample: lm-evaluation-harness prints one number per language
     task and no mean over languages (no top-level key in ``conventions.KEYS``)."""
@@ -51,13 +52,26 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> StratifiedStat
             f"compare: use convention 'official' or 'xtreme'"
         )
 
+    kept: dict[tuple[int, int], tuple[Any, Any, list]] = {}
+
+    def scored(inputs: Mapping[str, Any]) -> list:
+        # A system's rows checked and its questions scored once, for both its official numbers
+        # and its units (these statistics live for one comparison, while its inputs are alive).
+        predictions, references = inputs["predictions"], inputs["references"]
+        found = kept.get((id(predictions), id(references)))
+        if found is None or found[0] is not predictions or found[1] is not references:
+            questions, _ = rows.questions_of(*rows.checked(predictions, references))
+            found = (predictions, references, conventions.units(questions, convention))
+            kept[(id(predictions), id(references))] = found
+        return found[2]
+
     def official(inputs: Mapping[str, Any]) -> dict[str, Any]:
-        return rows.score_rows(inputs["predictions"], inputs["references"], convention)
+        # compute()'s numbers (``rows.score_rows``): the convention's aggregate of its units
+        return conventions.aggregate(scored(inputs), convention)
 
     def units(inputs: Mapping[str, Any]) -> tuple[dict, dict, list]:
-        questions, _ = rows.questions_of(*rows.checked(inputs["predictions"], inputs["references"]))
-        scored = conventions.units(questions, convention)
-        present = {language for language, _, _ in scored}
+        scored_units = scored(inputs)
+        present = {language for language, _, _ in scored_units}
         wanted = AVERAGED if convention == "official" else LANGUAGES
         if not present & set(wanted):
             raise ValueError(
@@ -66,7 +80,7 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> StratifiedStat
             )
         strata = [language for language in LANGUAGES if language in present]
         parts: dict[str, tuple[list, list]] = {language: ([], []) for language in strata}
-        for language, em, f1 in scored:  # reference order, the order the script sums in
+        for language, em, f1 in scored_units:  # reference order, the order the script sums in
             parts[language][0].append(em)
             parts[language][1].append(f1)
         identity = {language: list(range(len(parts[language][0]))) for language in strata}
@@ -79,7 +93,21 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> StratifiedStat
         result = conventions.aggregate(drawn, convention)
         return {key: result[key] for key in keys}
 
-    return StratifiedStatistics("question", keys, official=official, units=units, score=score)
+    return StratifiedStatistics(
+        "question",
+        keys,
+        official=official,
+        units=units,
+        score=score,
+        many=_many_resamples(convention),  # all resamples at once
+    )
+
+
+def _many_resamples(convention: str) -> ManyResamples:
+    # imported on use: the sums need numpy, which scoring and checking never import
+    from .resampled import COMBINE, LanguageSums
+
+    return ManyResamples(LanguageSums(), COMBINE[convention])
 
 
 # ---------------------------------------------------------------------------------------------

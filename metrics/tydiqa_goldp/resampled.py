@@ -1,0 +1,85 @@
+"""The GoldP numbers of many resamples at once, in numpy (``ManyResamples`` in ``contract.py``).
+
+A resample lists each language's questions in the order drawn. The official script sums a
+language's exact-match flags (a count: exact in any order) and its F1 values (floats, added one
+by one in that order) and prints each sum as a percentage of the language's questions; the
+conventions then take plain means of those percentages over languages. Here a language's F1
+values are added along each resample with ``np.cumsum``, which adds in order, one value after
+the other (``np.sum`` would add pairwise, to other last bits), and the percentages and means
+are made with the very operations of ``scoring.language_scores`` and ``scoring.average``, on
+arrays: every number equals, with ``==``, the official one of its resample.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from .conventions import XTREME_ORDER
+from .scoring import AVERAGED
+
+
+class LanguageSums:
+    """``stratum`` of the contract's ``ManyResamples``: one language's EM and F1 percentages
+    for many resamples. The parts become arrays once per comparison (the same lists come with
+    every chunk of resamples)."""
+
+    def __init__(self) -> None:
+        self._arrays: dict[tuple[int, int], tuple[Sequence, Sequence, Any, Any]] = {}
+
+    def _as_arrays(self, parts: tuple[Sequence, Sequence]) -> tuple[np.ndarray, np.ndarray]:
+        ems, f1s = parts
+        kept = self._arrays.get((id(ems), id(f1s)))
+        if kept is None or kept[0] is not ems or kept[1] is not f1s:
+            # EM values are flags (bools, or ints 0 and 1): counted as bools, a byte each. F1
+            # values are ints (0) or floats: exact as float64.
+            flags = np.array(ems, dtype=np.int64)
+            if ((flags == 0) | (flags == 1)).all():
+                flags = flags.astype(bool)
+            kept = (ems, f1s, flags, np.array(f1s, dtype=np.float64))
+            self._arrays[(id(ems), id(f1s))] = kept
+        return kept[2], kept[3]
+
+    def __call__(self, language: str, parts: tuple[Sequence, Sequence], picks: np.ndarray) -> tuple:
+        rows, total = picks.shape
+        if total == 0:  # no question: the convention leaves the language out (never asked)
+            nothing = np.full(rows, np.nan)
+            return nothing, nothing
+        ems, f1s = self._as_arrays(parts)
+        drawn = ems[picks]
+        exact = np.count_nonzero(drawn, axis=1) if drawn.dtype == bool else drawn.sum(axis=1)
+        f1 = f1s[picks]
+        np.cumsum(f1, axis=1, out=f1)  # left to right, as the script adds them
+        return 100.0 * exact / total, 100.0 * f1[:, -1] / total
+
+
+def _mean(values: list[np.ndarray]) -> np.ndarray:
+    """``scoring.average`` of each resample's values: ``sum`` from 0, left to right, then
+    ``/ len``."""
+    total: Any = 0
+    for v in values:
+        total = total + v
+    return total / len(values)
+
+
+def official(values: Mapping[str, tuple]) -> dict[str, np.ndarray]:
+    """``combine`` for the official convention: the means over the non-English languages."""
+    averaged = [values[language] for language in AVERAGED if language in values]
+    return {
+        "exact_match": _mean([em for em, _ in averaged]),
+        "f1": _mean([f1 for _, f1 in averaged]),
+    }
+
+
+def xtreme(values: Mapping[str, tuple]) -> dict[str, np.ndarray]:
+    """``combine`` for XTREME's convention: the means over every language present, in
+    XTREME's order, and their mean."""
+    present = [values[language] for language in XTREME_ORDER if language in values]
+    exact_match = _mean([em for em, _ in present])
+    f1 = _mean([f1 for _, f1 in present])
+    return {"avg_exact_match": exact_match, "avg_f1": f1, "avg_metric": (exact_match + f1) / 2}
+
+
+COMBINE = {"official": official, "xtreme": xtreme}
