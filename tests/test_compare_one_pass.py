@@ -35,8 +35,9 @@ def _check(name: str, config: str | None, options: dict, inputs: dict) -> None:
     together = _outcome(statistics.official_and_stats, inputs)
     assert inputs == before  # the caller's rows are not touched
     official, rows = _outcome(statistics.official, inputs), _outcome(statistics.stats, inputs)
-    if isinstance(official, str):  # refused rows: the same error
+    if isinstance(official, str):  # refused rows: the same error, all three ways
         assert together == official
+        assert rows == official
         return
     official_once, rows_once = together
     assert official_once == official
@@ -93,6 +94,12 @@ def test_fever_one_pass_on_rows_in_other_forms_and_refused_rows():
     with pytest.raises(ValueError):
         contract("fever_score").statistics(None, {}).official(broken)
     _check("fever_score", None, {}, broken)
+    # One side longer, in the official form otherwise: refused, never paired short
+    for longer in ("predictions", "references"):
+        uneven = {**inputs, longer: [*inputs[longer], inputs[longer][0]]}
+        with pytest.raises(ValueError, match="length"):
+            contract("fever_score").statistics(None, {}).stats(uneven)
+        _check("fever_score", None, {}, uneven)
 
 
 @needs_parity
