@@ -27,18 +27,16 @@ class LanguageSums:
     every chunk of resamples)."""
 
     def __init__(self) -> None:
+        # Each entry holds its lists, so their ids stay theirs while it is kept.
         self._arrays: dict[tuple[int, int], tuple[Sequence, Sequence, Any, Any]] = {}
 
     def _as_arrays(self, parts: tuple[Sequence, Sequence]) -> tuple[np.ndarray, np.ndarray]:
         ems, f1s = parts
         kept = self._arrays.get((id(ems), id(f1s)))
-        if kept is None or kept[0] is not ems or kept[1] is not f1s:
-            # EM values are flags (bools, or ints 0 and 1): counted as bools, a byte each. F1
+        if kept is None:
+            # EM values are flags (bools, or ints 0 and 1): a byte each, counted in 64 bits. F1
             # values are ints (0) or floats: exact as float64.
-            flags = np.array(ems, dtype=np.int64)
-            if ((flags == 0) | (flags == 1)).all():
-                flags = flags.astype(bool)
-            kept = (ems, f1s, flags, np.array(f1s, dtype=np.float64))
+            kept = (ems, f1s, np.array(ems, dtype=np.int8), np.array(f1s, dtype=np.float64))
             self._arrays[(id(ems), id(f1s))] = kept
         return kept[2], kept[3]
 
@@ -48,8 +46,7 @@ class LanguageSums:
             nothing = np.full(rows, np.nan)
             return nothing, nothing
         ems, f1s = self._as_arrays(parts)
-        drawn = ems[picks]
-        exact = np.count_nonzero(drawn, axis=1) if drawn.dtype == bool else drawn.sum(axis=1)
+        exact = ems[picks].sum(axis=1, dtype=np.int64)  # a count
         f1 = f1s[picks]
         np.cumsum(f1, axis=1, out=f1)  # left to right, as the script adds them
         return 100.0 * exact / total, 100.0 * f1[:, -1] / total
