@@ -108,14 +108,6 @@ def _sum_adapter(statistics: SumStatistics) -> SumAdapter:
             official, rows = both(inputs)
             return official, as_units(rows)
 
-    from_files = statistics.official_and_stats_from_files
-
-    def official_and_units_from_files(
-        references: Any, predictions: Any
-    ) -> tuple[dict[str, Any], SumUnits] | None:
-        found = None if from_files is None else from_files(references, predictions)
-        return None if found is None else (found[0], as_units(found[1]))
-
     def aggregate(sums: np.ndarray, n: int) -> dict[str, np.ndarray]:
         # The metric's own formulas turn each resample's sums into its scores.
         scores = [statistics.scores(row, n) for row in sums.tolist()]
@@ -128,8 +120,19 @@ def _sum_adapter(statistics: SumStatistics) -> SumAdapter:
         units,
         aggregate,
         official_and_units,
-        official_and_units_from_files,
+        _from_files(statistics.official_and_stats_from_files, as_units),
     )
+
+
+def _from_files(from_files: Callable | None, as_units: Callable) -> Callable:
+    """A contract's ``(official, statistics)`` straight from files, or None, with the
+    statistics made the adapter's units."""
+
+    def official_and_units_from_files(references: Any, predictions: Any) -> tuple | None:
+        found = None if from_files is None else from_files(references, predictions)
+        return None if found is None else (found[0], as_units(found[1]))
+
+    return official_and_units_from_files
 
 
 def _row_adapter(statistics: StratifiedStatistics) -> RowAdapter:
@@ -141,14 +144,6 @@ def _row_adapter(statistics: StratifiedStatistics) -> RowAdapter:
     def units(inputs: Inputs) -> StratifiedUnits:
         return as_units(statistics.units(inputs))
 
-    from_files = statistics.official_and_units_from_files
-
-    def official_and_units_from_files(
-        references: Any, predictions: Any
-    ) -> tuple[dict[str, Any], StratifiedUnits] | None:
-        found = None if from_files is None else from_files(references, predictions)
-        return None if found is None else (found[0], as_units(found[1]))
-
     return RowAdapter(
         statistics.unit,
         statistics.keys,
@@ -156,7 +151,7 @@ def _row_adapter(statistics: StratifiedStatistics) -> RowAdapter:
         units,
         statistics.score,
         statistics.many,
-        official_and_units_from_files,
+        _from_files(statistics.official_and_units_from_files, as_units),
     )
 
 
