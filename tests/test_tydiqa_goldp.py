@@ -535,6 +535,18 @@ def test_resampled_sums_count_flags_and_add_floats_in_order():
     # 0.1 + 0.2 + 0.3 + 0 + 0.7 and 0.3 + 0.2 + 0.1 + 0 + 0.7 differ in the last bit: each
     # resample's sum is in its drawn order, not in a pairwise or sorted one
     assert f1[0] != f1[1]
+    # A language without questions has no numbers, and the means leave it out, as the
+    # convention's own aggregation leaves out a language it has no question of
+    from taskeval._metrics.tydiqa_goldp.resampled import COMBINE
+
+    assert sums("bengali", ([], []), picks[:, :0]) == ()
+    other = sums("telugu", ([0, 1], [0.5, 0.25]), np.array([[0, 1], [1, 1], [0, 0]]))
+    for convention, combine in COMBINE.items():
+        with_empty = combine({"arabic": (exact, f1), "bengali": (), "telugu": other})
+        without = combine({"arabic": (exact, f1), "telugu": other})
+        assert with_empty.keys() == without.keys()
+        assert all((with_empty[k] == without[k]).all() for k in without), convention
+        assert (without[next(iter(without))] == (exact + other[0]) / 2).all()
 
 
 def test_lm_eval_has_no_score_to_resample():

@@ -41,10 +41,9 @@ class LanguageSums:
         return kept[2], kept[3]
 
     def __call__(self, language: str, parts: tuple[Sequence, Sequence], picks: np.ndarray) -> tuple:
-        rows, total = picks.shape
-        if total == 0:  # no question: the convention leaves the language out (never asked)
-            nothing = np.full(rows, np.nan)
-            return nothing, nothing
+        total = picks.shape[1]
+        if total == 0:  # no question: the language has no numbers, and no mean counts it
+            return ()
         ems, f1s = self._as_arrays(parts)
         exact = ems[picks].sum(axis=1, dtype=np.int64)  # a count
         f1 = f1s[picks]
@@ -63,7 +62,7 @@ def _mean(values: list[np.ndarray]) -> np.ndarray:
 
 def official(values: Mapping[str, tuple]) -> dict[str, np.ndarray]:
     """``combine`` for the official convention: the means over the non-English languages."""
-    averaged = [values[language] for language in AVERAGED if language in values]
+    averaged = [values[language] for language in AVERAGED if values.get(language)]
     return {
         "exact_match": _mean([em for em, _ in averaged]),
         "f1": _mean([f1 for _, f1 in averaged]),
@@ -73,7 +72,7 @@ def official(values: Mapping[str, tuple]) -> dict[str, np.ndarray]:
 def xtreme(values: Mapping[str, tuple]) -> dict[str, np.ndarray]:
     """``combine`` for XTREME's convention: the means over every language present, in
     XTREME's order, and their mean."""
-    present = [values[language] for language in XTREME_ORDER if language in values]
+    present = [values[language] for language in XTREME_ORDER if values.get(language)]
     exact_match = _mean([em for em, _ in present])
     f1 = _mean([f1 for _, f1 in present])
     return {"avg_exact_match": exact_match, "avg_f1": f1, "avg_metric": (exact_match + f1) / 2}
