@@ -144,6 +144,49 @@ def test_many_resamples_score_as_the_core_scores_each(seed):
         assert {k: got[k][b] for k in core.AVG_KEYS} == _expected(shared, rows, b), (seed, b)
 
 
+def test_a_language_of_one_example_is_swept():
+    statistics = contract("tydiqa").statistics(None, {})
+    parts = {"arabic": ([(True, True, True, 1.5)], [(True, True, 0.5, 0.25)])}
+    rows = {"arabic": np.zeros((3, 1), dtype=np.int64)}
+    got = statistics.many.combine(
+        {s: statistics.many.stratum(s, p, rows[s]) for s, p in parts.items()}
+    )
+    for b in range(3):
+        expected = _expected(parts, rows, b)
+        assert {k: got[k][b] for k in core.AVG_KEYS} == expected
+    assert got["avg_passage_f1"][0] == 1.0
+
+
+def test_ranks_past_sixteen_bits():
+    """32,768 distinct scores: one more rank than a 16-bit sort key holds (their keys are
+    64-bit then); partial credits are added in rank order, the official one."""
+    rng = random.Random(5)
+    n = 2**15
+    scores = [float(i) for i in range(n)]
+    rng.shuffle(scores)
+    stats = [
+        (True, True, rng.choice([0, 0.5, 0.25, 1 / 3]) if i % 3 else 0, score)
+        for i, score in enumerate(scores)
+    ]
+    pool = sweeps.Pool(stats)
+    assert pool.ranks == n and not pool.counted
+    picks = np.random.default_rng(5).integers(0, n, size=(3, n))
+    picks[0] = np.arange(n)
+    got = sweeps.best_points(stats, picks, pool)
+    for b, row in enumerate(picks.tolist()):
+        best, _ = core.best_threshold([stats[i] for i in row])
+        assert (got[0][b], got[1][b], got[2][b]) == tuple(best[:3]), b
+
+
+@pytest.mark.parametrize("method", ["bootstrap", "randomization"])
+def test_no_example_at_all_gives_the_official_zeros(method):
+    empty = {"predictions": [], "references": []}
+    result = compare_rows("tydiqa", [empty, empty], method=method, resamples=20)
+    for system in result["systems"]:
+        assert system["scores"] == {k: {"score": 0, "low": 0.0, "high": 0.0} for k in core.AVG_KEYS}
+    assert {s["p_value"] for s in result["comparisons"][0]["scores"].values()} == {1.0}
+
+
 def _without_many(monkeypatch) -> None:
     """``compare`` scoring every resample with the core, one by one."""
     adapter = compare_module.adapter

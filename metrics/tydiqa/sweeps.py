@@ -111,11 +111,12 @@ class LanguageSweeps:
     every chunk of resamples)."""
 
     def __init__(self) -> None:
+        # Each entry holds its list, so its id stays the list's while it is kept.
         self._pools: dict[int, tuple[Sequence[Stat], Pool]] = {}
 
     def _pool(self, stats: Sequence[Stat]) -> Pool:
         kept = self._pools.get(id(stats))
-        if kept is None or kept[0] is not stats:
+        if kept is None:
             kept = self._pools[id(stats)] = (stats, Pool(stats))
         return kept[1]
 
