@@ -358,3 +358,43 @@ def test_tydiqa_compare_with_and_without_the_shortcut(tmp_path, monkeypatch):
         assert with_shortcut == without, kwargs
     assert isinstance(_tydiqa_compare(monkeypatch, True, **cases[0]), dict)
     assert "swapped" in _tydiqa_compare(monkeypatch, True, **cases[5])[1]
+
+
+@needs_parity
+def test_one_system_from_files_takes_the_shortcut_where_its_metric_has_one(monkeypatch):
+    """FEVER, eHealth-KD and TyDi QA read one system's files straight into the resampling
+    (``read_official`` never called); SciFact, without that shortcut, reads them as inputs.
+    Either way the result is ``compare_rows``' on the rows read."""
+    compare_module = sys.modules["taskeval.compare"]
+    read = compare_module.read_official
+    fever = next(p for p in FEVER if (p.parent / "actual.jsonl").is_file())
+    tydiqa = PARITY / "tydiqa" / "cases" / "edge_c05_duplicate_last_wins"
+    scifact = PARITY / "scifact" / "cases"
+    submission = EHEALTHKD / "cases" / "talp__576639" / "submission"
+    cases = [  # metric, gold, predictions, config, the files of that config
+        ("fever_score", fever.parent / "actual.jsonl", fever, None, None),
+        ("tydiqa", tydiqa / "gold.jsonl", tydiqa / "predictions.jsonl", None, None),
+        ("scifact_abstract", scifact / "dev_oracle" / "gold.jsonl",
+         scifact / "dev_multivers_fever_ckpt" / "predictions.jsonl", None, None),
+        ("ehealthkd", EHEALTHKD / "gold", submission, "scenario2",
+         (EHEALTHKD / "gold" / "scenario2-taskA", submission / "scenario2-taskA")),
+    ]  # fmt: skip
+    calls: list = []
+
+    def counted(*args, **kwargs):
+        calls.append(kwargs)
+        return read(*args, **kwargs)
+
+    for name, gold, predictions, config, files in cases:
+        calls.clear()
+        monkeypatch.setattr(compare_module, "read_official", counted)
+        options = {"scenario": config} if config else {}
+        result = compare(
+            name, references=gold, predictions=[predictions], names=["s"], resamples=20, **options
+        )
+        monkeypatch.undo()
+        assert len(calls) == (name == "scifact_abstract"), name
+        if config is not None:
+            result, (gold, predictions) = result[config], files
+        rows = read(name, references=gold, predictions=predictions)
+        assert result == compare_rows(name, [rows], names=["s"], config_name=config, resamples=20)
