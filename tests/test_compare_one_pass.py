@@ -398,3 +398,52 @@ def test_one_system_from_files_takes_the_shortcut_where_its_metric_has_one(monke
             result, (gold, predictions) = result[config], files
         rows = read(name, references=gold, predictions=predictions)
         assert result == compare_rows(name, [rows], names=["s"], config_name=config, resamples=20)
+
+
+def _tydiqa_rows(languages: list[str], only_predicted: str) -> dict:
+    """Gold examples in ``languages`` with their predictions, and one prediction in a
+    language that has no gold example."""
+    references, predictions = [], []
+    for k, language in enumerate(languages * 3):
+        annotation = {"candidate_index": k % 3, "start_byte": 10 * k, "end_byte": 10 * k + 5,
+                      "yes_no_answer": "NONE"}  # fmt: skip
+        references.append({"example_id": k, "language": language, "annotations": [annotation] * 3})
+        predictions.append({
+            "example_id": k, "language": language, "passage_answer_index": k % 2,
+            "passage_answer_score": float(k), "minimal_answer": {"start_byte_offset": 10 * k,
+            "end_byte_offset": 10 * k + 5 - k % 2}, "minimal_answer_score": float(k % 4),
+            "yes_no_answer": "NONE",
+        })  # fmt: skip
+    predictions.append({**predictions[0], "example_id": 99, "language": only_predicted})
+    references.append({"example_id": None})
+    return {"predictions": predictions, "references": references}
+
+
+def test_tydiqa_a_language_only_predicted_leaves_the_others_resampled():
+    """A language scored (some prediction carries it) without gold examples has no units:
+    the languages after it in the official order keep theirs."""
+    from taskeval.units import identity_scores
+
+    rows = _tydiqa_rows(["finnish", "telugu"], only_predicted="arabic")  # arabic comes first
+    expected = taskeval.load("tydiqa").compute(**rows)
+    scores = identity_scores("tydiqa", rows)
+    assert scores == {key: expected[key] for key in scores}
+    result = compare_rows("tydiqa", [rows], resamples=20)
+    assert result["units"] == 6
+    assert result["systems"][0]["official"] == expected
+
+
+def test_tydiqa_references_that_are_no_list_are_refused_by_name():
+    for references in (5, "gold.jsonl", {"example_id": 1}):
+        with pytest.raises(ValueError, match="references must be a list of dicts"):
+            compare_rows("tydiqa", [{"predictions": [], "references": references}], resamples=5)
+
+
+def test_tydiqa_example_rows_are_the_first_eight_gold_examples_and_their_predictions():
+    rows = _tydiqa_rows(["finnish", "telugu", "korean", "thai"], only_predicted="arabic")
+    example = contract("tydiqa").space.example_rows(rows)
+    assert example["references"] == rows["references"][:8]
+    assert example["predictions"] == rows["predictions"][:8]
+    fewer = {**rows, "predictions": rows["predictions"][1:]}  # the first example unanswered
+    example = contract("tydiqa").space.example_rows(fewer)
+    assert example["predictions"] == [*rows["predictions"][1:8], {"example_id": None}]

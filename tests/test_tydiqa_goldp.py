@@ -597,3 +597,26 @@ def test_compare_and_ci_on_the_command_line(tmp_path):
          "--convention", "squad"]
     )  # fmt: skip
     assert code != 0 and "expected official|xtreme|lm_eval, got 'squad'" in err
+
+
+def test_goldp_systems_predicting_other_questions_are_named():
+    first = inputs([("arabic-1-0", ["x"]), ("arabic-2-0", ["y"])], [("arabic-1-0", "x")])
+    second = inputs(
+        [("arabic-1-0", ["x"]), ("arabic-2-0", ["y"]), ("bengali-3-0", ["z"])],
+        [("arabic-1-0", "x"), ("bengali-3-0", "z")],
+    )
+    with pytest.raises(ValueError) as refused:
+        compare_rows(NAME, [first, second], names=["a", "b"], resamples=5)
+    assert str(refused.value) == (
+        "system 1 (b) and a predict other rows (ids 'bengali-3-0' only in b): a paired "
+        "comparison needs predictions for the same rows"
+    )
+
+
+def test_goldp_outcome_of_a_question_as_the_chart_counts_it():
+    from taskeval._metrics.tydiqa_goldp.contract import outcome
+
+    assert outcome({"exact_match": True, "prediction": "x", "f1": 1.0}) == "exact match"
+    assert outcome({"exact_match": False, "prediction": None, "f1": 0}) == "no prediction"
+    assert outcome({"exact_match": False, "prediction": "x y", "f1": 0.5}) == "partial overlap"
+    assert outcome({"exact_match": False, "prediction": "z", "f1": 0}) == "no token in common"

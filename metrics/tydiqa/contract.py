@@ -55,16 +55,14 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> StratifiedStat
         predictions, references = inputs["predictions"], inputs["references"]
         key = (id(predictions), id(references))
         if key not in normalized:
-            known = gold.get(id(references))
-            known = known[1] if known is not None and known[0] is references else None
+            known = gold.get(id(references))  # an entry holds its references: the id is theirs
             core.check_rows(predictions, "predictions")
             if known is None:
                 core.check_rows(references, "references")
             core.check_lengths(len(predictions), len(references))
             if known is None:
-                known = core.normalize_references(references)
-                gold[id(references)] = (references, known)
-            normalized[key] = (core.normalize_predictions(predictions), known)
+                known = gold[id(references)] = (references, core.normalize_references(references))
+            normalized[key] = (core.normalize_predictions(predictions), known[1])
         return normalized[key]
 
     swept: dict[tuple[int, int], list] = {}

@@ -58,8 +58,8 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> StratifiedStat
         # A system's rows checked and its questions scored once, for both its official numbers
         # and its units (these statistics live for one comparison, while its inputs are alive).
         predictions, references = inputs["predictions"], inputs["references"]
-        found = kept.get((id(predictions), id(references)))
-        if found is None or found[0] is not predictions or found[1] is not references:
+        found = kept.get((id(predictions), id(references)))  # it holds them: the ids are theirs
+        if found is None:
             questions, _ = rows.questions_of(*rows.checked(predictions, references))
             found = (predictions, references, conventions.units(questions, convention))
             kept[(id(predictions), id(references))] = found
