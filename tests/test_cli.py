@@ -126,6 +126,23 @@ def test_both_scifact_levels_in_one_call_and_nothing_heavy_imported():
     assert not [m for m in imported if m.startswith(LIGHT_PATH_SKIPS)]
 
 
+def test_tydiqa_score_and_check_import_nothing_heavy():
+    """Neither needs numpy: the contract imports TyDi QA's vectorized sweep (and GoldP's sums)
+    only when resamples are scored."""
+    for metric in ("tydiqa", "tydiqa_goldp"):
+        examples = REPO / "spaces" / metric / "examples"
+        gold = next(examples.glob("gold.json*"))
+        predictions = next(examples.glob("predictions.json*"))
+        for command in ("score", "check"):
+            done = taskeval_cli(
+                command, metric, "--references", gold, "--predictions", predictions,
+                python=("-X", "importtime"),
+            )  # fmt: skip
+            assert done.returncode in (0, 1), done.stderr
+            heavy = [m for m in imported_modules(done) if m.startswith(HEAVY[:-1])]
+            assert not heavy, (metric, command, heavy)
+
+
 def test_package_names_load_on_first_use():
     code = (
         "import sys, taskeval; assert 'numpy' not in sys.modules; "
