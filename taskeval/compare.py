@@ -290,7 +290,11 @@ def _in_order(jobs: Iterator[tuple[int, Callable[[], Any], list]]) -> None:
 
 
 def _finish(pool: Any, window: list) -> None:
-    for (_, _, into), result in zip(window, pool.map(_call, [work for _, work, _ in window])):
+    try:
+        results = pool.map(_call, [work for _, work, _ in window])
+    except RuntimeError:  # no thread could be started (a process or memory limit): done here
+        results = [work() for _, work, _ in window]
+    for (_, _, into), result in zip(window, results):
         into.append(result)
 
 

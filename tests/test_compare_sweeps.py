@@ -225,6 +225,16 @@ def test_the_threads_sweeping_the_chunks_change_no_number(method, monkeypatch):
     assert run(2, 1500) == alone  # a window of a few chunks at a time
     assert run(3, 1) == alone  # a chunk at a time
 
+    # Where no thread can be started (a limit on processes or memory), the work is done in the
+    # calling thread: the same numbers.
+    from concurrent.futures import ThreadPoolExecutor
+
+    def refused(*args, **kwargs):
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(ThreadPoolExecutor, "submit", refused)
+    assert run(2, 1500) == alone
+
 
 def test_ten_thousand_resamples_in_bounded_memory():
     systems = _systems(11, 500)
