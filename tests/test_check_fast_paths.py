@@ -214,3 +214,37 @@ def test_fever_a_file_clean_but_for_one_column(tmp_path, fields, expected):
     report = taskeval.check("fever_score", path)
     assert [p.field for p in report.errors] == expected
     assert [p.line for p in report.errors] == list(range(1, 21))[: len(expected)]
+
+
+@pytest.mark.parametrize(
+    ("offset", "refused"),
+    [(0, False), (True, True), (1.0, True), ("0", True), (None, True), (2**63 + 5, False)],
+)
+def test_tydiqa_candidate_offsets_must_be_ints(tmp_path, offset, refused):
+    """Read fast or whole (a line with true or false in it), an offset that is no int (a bool
+    is none) refuses the example; an int past a signed 64-bit one is still an int."""
+    import gzip
+
+    import taskeval
+
+    for question in ("is it so", "is it true"):  # "true" in the line: the whole reading
+        inputs = tmp_path / "test.jsonl.gz"
+        example = {
+            "example_id": 1, "language": "finnish", "question_text": question,
+            "document_plaintext": "Yksi kaksi.",
+            "passage_answer_candidates": [{"plaintext_start_byte": offset,
+                                           "plaintext_end_byte": 11}],
+        }  # fmt: skip
+        with gzip.open(inputs, "wt", encoding="utf-8") as f:
+            f.write(json.dumps(example) + "\n")
+        preds = tmp_path / "p.jsonl"
+        row = {
+            "example_id": 1, "language": "finnish", "passage_answer_index": 0,
+            "passage_answer_score": 1.0, "minimal_answer": {"start_byte_offset": -1,
+            "end_byte_offset": -1}, "minimal_answer_score": 1.0, "yes_no_answer": "NONE",
+        }  # fmt: skip
+        preds.write_text(json.dumps(row) + "\n", encoding="utf-8")
+        report = taskeval.check("tydiqa", preds, inputs=inputs)
+        messages = [p.message for p in report.errors]
+        expected = "objects with int plaintext_start_byte and plaintext_end_byte"
+        assert any(expected in m for m in messages) == refused, (offset, question, messages)
