@@ -382,3 +382,56 @@ def test_ehealthkd_systems_holding_other_scenarios_are_named(first):
         f"{other} holds {held[other]} but {base} holds {held[base]}: compare the same "
         "scenarios (or pick one)"
     )
+
+
+def test_the_quantiles_are_numpys_to_the_last_bit():
+    """``_quantile`` (the intervals' percentiles without ``numpy.ma``) is ``np.quantile``'s linear
+    method, operation for operation: both of its formulas and both ends."""
+    from taskeval.compare import _quantile
+
+    rng = random.Random(11)
+    qs = [0.0, 0.025, 0.05, 0.5, 0.9, 0.95, 0.975, 0.99, 0.999, 1.0]
+    for _ in range(3000):
+        n = rng.randint(1, 12)
+        values = sorted(rng.uniform(-1e3, 1e3) * rng.choice([1, 1e-9, 1e9]) for _ in range(n))
+        q = rng.choice([*qs, rng.random()])
+        assert _quantile(values, q) == np.quantile(values, q).item(), (values, q)
+
+
+@needs_parity
+def test_compare_from_files_keeps_an_option_set_to_none():
+    """``max_evidence=None`` (FEVER: no cut) is an option given, not an unset config."""
+    case = PARITY / "fever" / "cases" / "edge_A1_readme_example1"
+    gold = case / "actual.jsonl" if (case / "actual.jsonl").is_file() else None
+    predictions = case / "predictions.jsonl"
+    result = compare(
+        "fever_score", references=gold, predictions=[predictions], resamples=10, max_evidence=None
+    )
+    assert result["options"] == {"max_evidence": None}
+    rows = taskeval.read_official("fever_score", references=gold, predictions=predictions)
+    expected = taskeval.load("fever_score").compute(**rows, max_evidence=None)
+    assert result["systems"][0]["official"] == expected
+
+
+def test_systems_predicting_other_rows_are_named_both_ways():
+    def system(ids: list) -> dict:
+        rows = [{"example_id": i, "language": "finnish", "passage_answer_index": -1,
+                 "passage_answer_score": 0.0, "minimal_answer": {"start_byte_offset": -1,
+                 "end_byte_offset": -1}, "minimal_answer_score": 0.0, "yes_no_answer": "NONE"}
+                for i in ids]  # fmt: skip
+        gold = [{"example_id": i, "language": "finnish", "annotations": [
+            {"candidate_index": -1, "start_byte": -1, "end_byte": -1, "yes_no_answer": "NONE"}]}
+            for i in ids]  # fmt: skip
+        return {"predictions": rows, "references": gold}
+
+    with pytest.raises(ValueError) as refused:
+        compare_rows("tydiqa", [system([1, 2, 3]), system([2, 3, 4])], names=["a", "b"])
+    assert str(refused.value) == (
+        "system 1 (b) and a predict other rows (ids 1 only in a; ids 4 only in b): a paired "
+        "comparison needs predictions for the same rows"
+    )
+
+
+def test_a_metric_with_configs_needs_its_gold_folder():
+    with pytest.raises(ValueError, match=r"^ehealthkd needs the gold folder as references$"):
+        compare("ehealthkd", references=None, predictions=[Path("run")], resamples=5)
