@@ -435,3 +435,14 @@ def test_systems_predicting_other_rows_are_named_both_ways():
 def test_a_metric_with_configs_needs_its_gold_folder():
     with pytest.raises(ValueError, match=r"^ehealthkd needs the gold folder as references$"):
         compare("ehealthkd", references=None, predictions=[Path("run")], resamples=5)
+
+
+def test_systems_whose_ids_cannot_be_gathered_get_the_general_message():
+    first = {"predictions": [{"example_id": [1]}], "references": [{"example_id": 1}]}
+    second = {"predictions": [{"example_id": [2]}], "references": [{"example_id": 2}]}
+    with pytest.raises(ValueError) as refused:
+        compare_rows("tydiqa", [first, second], names=["a", "b"])
+    assert str(refused.value) == (
+        "system 1 (b) is scored against other references than a: a paired comparison needs "
+        "the same gold for every system"
+    )

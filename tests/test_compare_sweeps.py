@@ -22,7 +22,7 @@ from taskeval._metrics.tydiqa import sweeps
 from taskeval.compare import compare_rows
 from taskeval.registry import contract
 
-from entries.tydiqa import _prediction, random_rows
+from entries.tydiqa import LANGUAGES, _prediction, random_rows
 
 compare_module = importlib.import_module("taskeval.compare")
 
@@ -234,6 +234,49 @@ def test_the_threads_sweeping_the_chunks_change_no_number(method, monkeypatch):
 
     monkeypatch.setattr(ThreadPoolExecutor, "submit", refused)
     assert run(2, 1500) == alone
+
+
+@pytest.mark.parametrize("method", ["bootstrap", "randomization"])
+def test_a_language_only_one_system_predicts_is_resampled_alike_both_ways(method, monkeypatch):
+    """The second system answers one example under a language no gold has: a stratum of its
+    own, with nothing to swap. Scored all at once and resample by resample: the same."""
+    first, second = _systems(8, 300)
+    gold_languages = {r["language"] for r in first["references"] if r.get("example_id")}
+    other = next(language for language in LANGUAGES if language not in gold_languages)
+    at = next(i for i, p in enumerate(second["predictions"]) if p.get("example_id") is not None)
+    second["predictions"][at] = {**second["predictions"][at], "language": other}
+    systems = [first, second]
+    fast = compare_rows("tydiqa", systems, method=method, resamples=60, seed=5, workers=1)
+    _without_many(monkeypatch)
+    slow = compare_rows("tydiqa", systems, method=method, resamples=60, seed=5, workers=1)
+    assert json.dumps(fast) == json.dumps(slow)
+
+
+def test_the_chunks_are_scored_in_threads_where_two_cpus_may_run():
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    available = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+    if available is not None:
+        assert compare_module._sweeping_threads() == min(2, available)
+    submitted = []
+    real = ThreadPoolExecutor.submit
+
+    def counted(self, *args, **kwargs):
+        submitted.append(1)
+        return real(self, *args, **kwargs)
+
+    jobs = [(1, lambda k=k: k * k, out) for k, out in enumerate([[] for _ in range(5)])]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ThreadPoolExecutor, "submit", counted)
+        for threads, expected in ((1, 0), (2, 5), (3, 5)):
+            submitted.clear()
+            patch.setattr(compare_module, "_sweeping_threads", lambda t=threads: t)
+            for _, _, out in jobs:
+                out.clear()
+            compare_module._in_order(iter(jobs))
+            assert len(submitted) == expected, threads
+            assert [out for _, _, out in jobs] == [[k * k] for k in range(5)]
 
 
 def test_ten_thousand_resamples_in_bounded_memory():
