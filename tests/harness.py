@@ -129,6 +129,18 @@ def refusal(call: Callable[..., Any], *args: Any, **kwargs: Any) -> str:
     return str(refused.value)
 
 
+def resample_one_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``compare`` scoring every resample with the metric's own ``score``, one by one: its
+    contract's ``ManyResamples`` set aside (the reference the vectorized path is tested on)."""
+    import dataclasses
+
+    module = importlib.import_module("taskeval.compare")
+    adapter = module.adapter
+    monkeypatch.setattr(
+        module, "adapter", lambda *a, **k: dataclasses.replace(adapter(*a, **k), many=None)
+    )
+
+
 def run_cli(argv: list[str], full: bool = False) -> tuple[int, str, str]:
     """Run ``taskeval`` in this process; returns (exit code, stdout, stderr). Through its entry
     point, or with ``full`` through the full command-line interface alone (which the entry point

@@ -6,7 +6,6 @@ they were written against).
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import itertools
 from typing import ClassVar
@@ -18,6 +17,8 @@ from test_compare_exact import _exact_bootstrap_p, _mc_tolerance
 from taskeval.compare import compare, compare_rows, format_result, intervals, short_names
 from taskeval.registry import metric_module
 from taskeval.units import identity_scores
+
+from harness import resample_one_by_one
 
 compare_module = importlib.import_module("taskeval.compare")
 
@@ -205,10 +206,7 @@ class _InlinePool:
 
 def test_worker_processes_split_the_resamples_without_changing_the_result(monkeypatch):
     # Resamples scored one by one (a stratified metric without ManyResamples) use the workers.
-    adapter = compare_module.adapter
-    monkeypatch.setattr(
-        compare_module, "adapter", lambda *a, **k: dataclasses.replace(adapter(*a, **k), many=None)
-    )
+    resample_one_by_one(monkeypatch)
     systems = _tydi("10110", "11011")
     args = dict(method="randomization", resamples=9, seed=4)
     serial = compare_rows("tydiqa", systems, workers=1, **args)

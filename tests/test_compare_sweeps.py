@@ -8,7 +8,6 @@ The expected values come from the core's ``best_threshold``, ``language_values``
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import json
 import random
@@ -23,6 +22,7 @@ from taskeval.compare import compare_rows
 from taskeval.registry import contract
 
 from entries.tydiqa import LANGUAGES, _prediction, random_rows
+from harness import resample_one_by_one
 
 compare_module = importlib.import_module("taskeval.compare")
 
@@ -187,16 +187,6 @@ def test_no_example_at_all_gives_the_official_zeros(method):
     assert {s["p_value"] for s in result["comparisons"][0]["scores"].values()} == {1.0}
 
 
-def _without_many(monkeypatch) -> None:
-    """``compare`` scoring every resample with the core, one by one."""
-    adapter = compare_module.adapter
-
-    def plain(*args, **kwargs):
-        return dataclasses.replace(adapter(*args, **kwargs), many=None)
-
-    monkeypatch.setattr(compare_module, "adapter", plain)
-
-
 @pytest.mark.parametrize("method", ["bootstrap", "randomization"])
 def test_compare_gives_what_scoring_each_resample_gives(method, monkeypatch):
     systems = _systems(7, 300)
@@ -204,7 +194,7 @@ def test_compare_gives_what_scoring_each_resample_gives(method, monkeypatch):
     # Chunks of a few resamples continue the same random streams.
     monkeypatch.setattr(compare_module, "_MANY_CELLS", 50)
     small = compare_rows("tydiqa", systems, method=method, resamples=120, seed=3, workers=1)
-    _without_many(monkeypatch)
+    resample_one_by_one(monkeypatch)
     slow = compare_rows("tydiqa", systems, method=method, resamples=120, seed=3, workers=1)
     assert json.dumps(fast) == json.dumps(slow)
     assert json.dumps(small) == json.dumps(slow)
@@ -247,7 +237,7 @@ def test_a_language_only_one_system_predicts_is_resampled_alike_both_ways(method
     second["predictions"][at] = {**second["predictions"][at], "language": other}
     systems = [first, second]
     fast = compare_rows("tydiqa", systems, method=method, resamples=60, seed=5, workers=1)
-    _without_many(monkeypatch)
+    resample_one_by_one(monkeypatch)
     slow = compare_rows("tydiqa", systems, method=method, resamples=60, seed=5, workers=1)
     assert json.dumps(fast) == json.dumps(slow)
 

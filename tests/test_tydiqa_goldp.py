@@ -20,7 +20,7 @@ from taskeval.compare import compare_rows
 from taskeval.units import identity_scores
 
 from entries.tydiqa_goldp import CASES, LANGUAGES, random_rows
-from harness import assert_plain, assert_same, read_json, run_cli
+from harness import assert_plain, assert_same, read_json, resample_one_by_one, run_cli
 
 NAME = "tydiqa_goldp"
 _metric = None
@@ -476,13 +476,6 @@ def test_intervals_and_the_identity_path_on_the_parity_files():
                 assert scores[key]["low"] <= expected[key] <= scores[key]["high"]
 
 
-def _without_many(adapter):
-    """The metric's resampling adapter scoring every resample alone, by its ``score``."""
-    import dataclasses
-
-    return lambda *args, **kwargs: dataclasses.replace(adapter(*args, **kwargs), many=None)
-
-
 @pytest.mark.parametrize("convention", ["official", "xtreme"])
 @pytest.mark.parametrize("method", ["bootstrap", "randomization"])
 def test_all_resamples_at_once_score_as_each_resample_scored_alone(convention, method, monkeypatch):
@@ -510,7 +503,7 @@ def test_all_resamples_at_once_score_as_each_resample_scored_alone(convention, m
         fast = json.dumps(compare_rows(NAME, systems, **run))
         monkeypatch.setattr(compare_module, "_MANY_CELLS", 7)  # a resample or two per chunk
         chunked = json.dumps(compare_rows(NAME, systems, **run))
-        monkeypatch.setattr(compare_module, "adapter", _without_many(compare_module.adapter))
+        resample_one_by_one(monkeypatch)
         alone = json.dumps(compare_rows(NAME, systems, workers=1, **run))
         monkeypatch.undo()
         assert fast == alone and chunked == alone, seed
