@@ -158,6 +158,22 @@ def _compare_outcome(**kwargs):
         return str(e)
 
 
+def _both_ways(monkeypatch, name: str, resamples: int, **kwargs) -> list:
+    """``compare``'s outcome (its result, or the type and message of what it raised) with the
+    shortcut from files and with it turned off (the rows' path)."""
+    outcomes = []
+    for shortcut in (True, False):
+        if not shortcut:
+            monkeypatch.setattr(sys.modules["taskeval.compare"], "_from_files", lambda *a: None)
+        try:
+            outcomes.append(compare(name, resamples=resamples, **kwargs))
+        except (ValueError, OSError) as e:
+            outcomes.append((type(e), str(e)))
+        finally:
+            monkeypatch.undo()
+    return outcomes
+
+
 @needs_parity
 def test_fever_compare_from_files_equals_compare_of_the_rows_read(tmp_path, monkeypatch):
     for predictions in FEVER[:12]:
@@ -186,17 +202,7 @@ def test_fever_compare_from_files_equals_compare_of_the_rows_read(tmp_path, monk
         {"references": gold, "predictions": [good], "colour": 1},
         {"references": gold, "predictions": [good], "max_evidence": 2},
     ]:
-        outcomes = []
-        for shortcut in (True, False):
-            if not shortcut:
-                monkeypatch.setattr(
-                    sys.modules["taskeval.compare"], "_from_files", lambda *args: None
-                )
-            try:
-                outcomes.append(_compare_outcome(**kwargs))
-            except OSError as e:
-                outcomes.append((type(e), str(e)))
-        monkeypatch.undo()
+        outcomes = _both_ways(monkeypatch, "fever_score", 50, **kwargs)
         assert outcomes[0] == outcomes[1]
 
 
@@ -262,15 +268,7 @@ def test_ehealthkd_compare_with_and_without_the_shortcut(monkeypatch):
         {"references": EHEALTHKD / "gold" / "scenario1-main", "predictions": [run]},
     ]
     for kwargs in cases:
-        outcomes = []
-        for shortcut in (True, False):
-            if not shortcut:
-                monkeypatch.setattr(sys.modules["taskeval.compare"], "_from_files", lambda *a: None)
-            try:
-                outcomes.append(compare("ehealthkd", resamples=30, **kwargs))
-            except ValueError as e:
-                outcomes.append(str(e))
-        monkeypatch.undo()
+        outcomes = _both_ways(monkeypatch, "ehealthkd", 30, **kwargs)
         assert outcomes[0] == outcomes[1], kwargs
 
 
@@ -321,17 +319,6 @@ def test_tydiqa_from_files_is_the_official_and_units_of_the_rows_read(options):
     assert taken > 20 and refused > 3
 
 
-def _tydiqa_compare(monkeypatch, shortcut: bool, **kwargs):
-    if not shortcut:
-        monkeypatch.setattr(sys.modules["taskeval.compare"], "_from_files", lambda *a: None)
-    try:
-        return compare("tydiqa", resamples=40, **kwargs)
-    except (ValueError, OSError) as e:
-        return (type(e), str(e))
-    finally:
-        monkeypatch.undo()
-
-
 @needs_parity
 def test_tydiqa_compare_with_and_without_the_shortcut(tmp_path, monkeypatch):
     case = PARITY / "tydiqa" / "cases" / "edge_c05_duplicate_last_wins"
@@ -353,11 +340,10 @@ def test_tydiqa_compare_with_and_without_the_shortcut(tmp_path, monkeypatch):
         *({"references": p.parent / "gold.jsonl", "predictions": [p]} for p in refused[:4]),
     ]
     for kwargs in cases:
-        with_shortcut = _tydiqa_compare(monkeypatch, True, **kwargs)
-        without = _tydiqa_compare(monkeypatch, False, **kwargs)
+        with_shortcut, without = _both_ways(monkeypatch, "tydiqa", 40, **kwargs)
         assert with_shortcut == without, kwargs
-    assert isinstance(_tydiqa_compare(monkeypatch, True, **cases[0]), dict)
-    assert "swapped" in _tydiqa_compare(monkeypatch, True, **cases[5])[1]
+    assert isinstance(_both_ways(monkeypatch, "tydiqa", 40, **cases[0])[0], dict)
+    assert "swapped" in _both_ways(monkeypatch, "tydiqa", 40, **cases[5])[0][1]
 
 
 @needs_parity
