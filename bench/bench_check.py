@@ -37,7 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench import bench_fever, bench_tydiqa
-from bench.common import alternate, installed, load_note, machine, table
+from bench.common import PARITY, alternate, installed, load_note, machine, table
 
 HERE = Path(__file__).resolve().parent
 
@@ -79,7 +79,6 @@ def tydiqa_files(folder: Path, n: int) -> tuple[Path, Path]:
     return gold, preds
 
 
-PARITY = Path(__file__).resolve().parents[1].parent / "shared" / "parity"
 GOLDP_LANGUAGES = (
     "arabic", "bengali", "english", "finnish", "indonesian", "korean", "russian", "swahili",
     "telugu",

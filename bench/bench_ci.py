@@ -32,9 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.bench_check import goldp_files
 from bench.bench_fever import synthetic
 from bench.bench_tydiqa import generate
-from bench.common import compile_bytecode, machine, table
-
-PARITY = Path(__file__).resolve().parents[2] / "shared" / "parity"
+from bench.common import PARITY, compile_bytecode, machine, table
 
 
 def _files(folder: Path, only: list[str] | None) -> list[tuple[str, str, Path, Path]]:

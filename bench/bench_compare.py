@@ -30,10 +30,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import taskeval
-from bench.common import machine, table
+from bench.common import PARITY, machine, table
 from taskeval.compare import compare_rows
 
-PARITY = Path(__file__).resolve().parents[2] / "shared" / "parity"
 LABELS = ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
 # TyDi QA dev: examples per language
 TYDI_DEV = {

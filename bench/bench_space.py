@@ -33,9 +33,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench.common import REPO, machine, table
-
-PARITY = REPO.parent / "shared" / "parity"
+from bench.common import PARITY, REPO, machine, table
 
 
 def _free_port() -> int:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
+PARITY = REPO.parent / "shared" / "parity"  # the parity corpus, beside the checkout
 
 
 def machine() -> str:
