@@ -6,8 +6,8 @@ by one in that order) and prints each sum as a percentage of the language's ques
 conventions then take plain means of those percentages over languages. Here a language's F1
 values are added along each resample with ``np.cumsum``, which adds in order, one value after
 the other (``np.sum`` would add pairwise, to other last bits), and the percentages and means
-are made with the very operations of ``scoring.language_scores`` and ``scoring.average``, on
-arrays: every number equals, with ``==``, the official one of its resample.
+are made with the very operations of ``scoring.language_scores`` and with ``scoring.average``
+itself, on arrays: every number equals, with ``==``, the official one of its resample.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .conventions import XTREME_ORDER
-from .scoring import AVERAGED
+from .scoring import AVERAGED, average
 
 
 class LanguageSums:
@@ -51,21 +51,12 @@ class LanguageSums:
         return 100.0 * exact / total, 100.0 * f1[:, -1] / total
 
 
-def _mean(values: list[np.ndarray]) -> np.ndarray:
-    """``scoring.average`` of each resample's values: ``sum`` from 0, left to right, then
-    ``/ len``."""
-    total: Any = 0
-    for v in values:
-        total = total + v
-    return total / len(values)
-
-
 def official(values: Mapping[str, tuple]) -> dict[str, np.ndarray]:
     """``combine`` for the official convention: the means over the non-English languages."""
     averaged = [values[language] for language in AVERAGED if values.get(language)]
     return {
-        "exact_match": _mean([em for em, _ in averaged]),
-        "f1": _mean([f1 for _, f1 in averaged]),
+        "exact_match": average([em for em, _ in averaged]),
+        "f1": average([f1 for _, f1 in averaged]),
     }
 
 
@@ -73,8 +64,8 @@ def xtreme(values: Mapping[str, tuple]) -> dict[str, np.ndarray]:
     """``combine`` for XTREME's convention: the means over every language present, in
     XTREME's order, and their mean."""
     present = [values[language] for language in XTREME_ORDER if values.get(language)]
-    exact_match = _mean([em for em, _ in present])
-    f1 = _mean([f1 for _, f1 in present])
+    exact_match = average([em for em, _ in present])
+    f1 = average([f1 for _, f1 in present])
     return {"avg_exact_match": exact_match, "avg_f1": f1, "avg_metric": (exact_match + f1) / 2}
 
 
