@@ -19,7 +19,8 @@ import sys
 import warnings
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from functools import partial
 from itertools import accumulate, chain, compress, islice, repeat
 from operator import add, itemgetter, le, ne, sub
@@ -396,6 +397,19 @@ def read_scenario(
     return sub, gold, [f"{sub_file}, line {k + 1}" for k in scored]
 
 
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector paused: parsing builds many small objects and no cycles,
+    so its collections only cost time."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
 def read_sentence_pairs(
     references: str | PathLike | None, predictions: str | PathLike
 ) -> tuple[list[Sentence], list[Sentence], list[str]]:
@@ -403,13 +417,8 @@ def read_sentence_pairs(
     garbage collector paused: the sentences that ``read_official`` turns into rows."""
     if references is None:
         raise ValueError("ehealthkd needs the gold scenario folder as references")
-    collecting = gc.isenabled()
-    gc.disable()  # parsing builds many small objects and no cycles: collections only cost time
-    try:
+    with _gc_paused():
         return read_scenario(references, predictions)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _row(sentence: Sentence) -> dict:
@@ -648,18 +657,13 @@ def score_files(
     """
     if references is None:
         raise ValueError("ehealthkd needs the gold folder as references")
-    collecting = gc.isenabled()
-    gc.disable()  # parsing builds many small objects and no cycles: collections only cost time
-    try:
+    with _gc_paused():
         runs = submissions(predictions)
         if runs is None:
             return _score_pairs(scenario_pairs(references, predictions, scenario))
         return {
             name: _score_pairs(scenario_pairs(references, path, scenario)) for name, path in runs
         }
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _score_pairs(pairs: list[tuple[str, Path, Path]]) -> dict[str, dict]:
