@@ -217,6 +217,11 @@ def _json_ready(problem: dict[str, Any]) -> dict[str, Any]:
     return problem
 
 
+def report_text(report: Report, as_json: bool) -> str:
+    """What ``taskeval check`` prints: the report as JSON (``--json``) or for people."""
+    return json.dumps(report.to_dict(), ensure_ascii=False) if as_json else format_report(report)
+
+
 def format_report(report: Report, limit: int | None = None) -> str:
     """The report for people: one line per problem (the first ``limit`` ones, when given), then
     the summary line."""

@@ -423,13 +423,13 @@ def _check_setup(parser: argparse.ArgumentParser, metrics: list[str]) -> None:
 
 
 def _check_run(args: argparse.Namespace, metrics: list[str]) -> int:
-    from .check import check, format_report
+    from .check import check, report_text
 
     try:
         report = check(metrics[0], args.predictions, args.inputs, args.references)
     except ValueError as e:
         raise _UsageError(str(e)) from None
-    _print(json.dumps(report.to_dict(), ensure_ascii=False) if args.json else format_report(report))
+    _print(report_text(report, args.json))
     return 0 if report.ok else DATA_ERROR
 
 

@@ -14,7 +14,7 @@ import sys
 
 TYPE_CHECKING = False  # typing costs this process milliseconds at start
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 _FILE_OPTIONS = ("--predictions", "--references")
 _CHECK_OPTIONS = ("--predictions", "--inputs", "--references", "--json")
@@ -112,7 +112,7 @@ def _checked(
     failed (the command-line interface then checks again and reports)."""
     import warnings
 
-    from .check import check, format_report
+    from .check import check, report_text
 
     try:
         with warnings.catch_warnings(record=True) as caught:
@@ -122,13 +122,31 @@ def _checked(
         return None
     if caught:
         return None
-    if as_json:
-        import json
+    return report_text(report, as_json) + "\n", 0 if report.ok else 1
 
-        text = json.dumps(report.to_dict(), ensure_ascii=False)
-    else:
-        text = format_report(report)
-    return text + "\n", 0 if report.ok else 1
+
+def _as_printed(text: str | None) -> tuple[str, int] | None:
+    return None if text is None else (text, 0)
+
+
+def _fast(command: str, metric: str, run: Callable[[], tuple[str, int] | None]) -> int | None:
+    """Print what a fast path gives (``run()``: the text and the exit status) and return the
+    status; None where it gives nothing (the command-line interface then runs the command)."""
+    try:
+        done = run()
+        if done is None:
+            return None
+        sys.stdout.write(done[0])
+        sys.stdout.flush()
+        return done[1]
+    except KeyboardInterrupt:
+        sys.stderr.write(f"taskeval {command} {metric}: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        from .pipes import silence_stdout
+
+        silence_stdout()
+        return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -136,36 +154,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     call = plain_score_call(args)
     if call is not None:
-        try:
-            text = _scored(*call)
-            if text is not None:
-                sys.stdout.write(text)
-                sys.stdout.flush()
-                return 0
-        except KeyboardInterrupt:
-            sys.stderr.write(f"taskeval score {call[0]}: interrupted\n")
-            return 130
-        except BrokenPipeError:
-            from .pipes import silence_stdout
-
-            silence_stdout()
-            return 0
+        status = _fast("score", call[0], lambda: _as_printed(_scored(*call)))
+        if status is not None:
+            return status
     check_call = plain_check_call(args)
     if check_call is not None:
-        try:
-            checked = _checked(*check_call)
-            if checked is not None:
-                sys.stdout.write(checked[0])
-                sys.stdout.flush()
-                return checked[1]
-        except KeyboardInterrupt:
-            sys.stderr.write(f"taskeval check {check_call[0]}: interrupted\n")
-            return 130
-        except BrokenPipeError:
-            from .pipes import silence_stdout
-
-            silence_stdout()
-            return 0
+        status = _fast("check", check_call[0], lambda: _checked(*check_call))
+        if status is not None:
+            return status
     from .cli import main as run_cli
 
     return run_cli(args)
