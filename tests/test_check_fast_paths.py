@@ -11,6 +11,7 @@ import random
 import re
 
 import pytest
+from test_check import tydi_prediction, write
 
 from taskeval._metrics.tydiqa.check import _counted, _measure
 from taskeval.check import _chunk_lines, _has_long_int
@@ -175,13 +176,7 @@ def test_tydiqa_span_within_its_passage_but_past_the_document(tmp_path):
     with gzip.open(inputs, "wt", encoding="utf-8") as f:
         f.write(json.dumps(example) + "\n")
     preds = tmp_path / "p.jsonl"
-    span = {"start_byte_offset": 5, "end_byte_offset": 30}
-    row = {
-        "example_id": 1, "language": "finnish", "passage_answer_index": 0,
-        "passage_answer_score": 1.0, "minimal_answer": span, "minimal_answer_score": 1.0,
-        "yes_no_answer": "NONE",
-    }  # fmt: skip
-    preds.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    write(preds, [tydi_prediction(1, 0, (5, 30))])
     report = taskeval.check("tydiqa", preds, inputs=inputs)
     assert [(p.line, p.field, p.message) for p in report.problems] == [
         (1, "'minimal_answer'", "[5, 30) ends outside the document (11 bytes of UTF-8 text)")
@@ -237,13 +232,7 @@ def test_tydiqa_candidate_offsets_must_be_ints(tmp_path, offset, refused):
         }  # fmt: skip
         with gzip.open(inputs, "wt", encoding="utf-8") as f:
             f.write(json.dumps(example) + "\n")
-        preds = tmp_path / "p.jsonl"
-        row = {
-            "example_id": 1, "language": "finnish", "passage_answer_index": 0,
-            "passage_answer_score": 1.0, "minimal_answer": {"start_byte_offset": -1,
-            "end_byte_offset": -1}, "minimal_answer_score": 1.0, "yes_no_answer": "NONE",
-        }  # fmt: skip
-        preds.write_text(json.dumps(row) + "\n", encoding="utf-8")
+        preds = write(tmp_path / "p.jsonl", [tydi_prediction(1, 0)])
         report = taskeval.check("tydiqa", preds, inputs=inputs)
         messages = [p.message for p in report.errors]
         expected = "objects with int plaintext_start_byte and plaintext_end_byte"
