@@ -25,6 +25,7 @@ import numpy as np
 
 from .api import metric_names, read_official
 from .defaults import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, METHODS
+from .ordered import in_drawn_order, is_counted, mean
 from .registry import contract
 from .table import text_table as _table
 from .units import Adapter, RowAdapter, SumAdapter, SumUnits, adapter
@@ -138,9 +139,19 @@ def _draw(rng, n: int, shape: tuple[int, int]) -> np.ndarray:
     return rng.integers(0, n, size=shape, dtype=np.int32)
 
 
+def _columns(stacked: np.ndarray, n: int) -> tuple[list[int], list[int]]:
+    """The columns whose sums are counts (exact in any order, see ``ordered.is_counted``) and
+    those of other floats, which are added in a resample's order."""
+    counted = [j for j in range(stacked.shape[1]) if is_counted(stacked[:, j], n)]
+    return counted, [j for j in range(stacked.shape[1]) if j not in counted]
+
+
 def _bootstrap_sums(a: SumAdapter, stats: list[np.ndarray], resamples: int, rng) -> list[dict]:
     n, k = stats[0].shape
     stacked = np.hstack(stats)
+    counted, added = _columns(stacked, n)
+    whole = stacked[:, counted]
+    fractions = np.ascontiguousarray(stacked[:, added].T)  # one row per column: quick to index
     parts: list[list[dict]] = [[] for _ in stats]
     chunks = _chunks(resamples, n)
     buffer = np.empty((chunks[0], n))
@@ -148,14 +159,22 @@ def _bootstrap_sums(a: SumAdapter, stats: list[np.ndarray], resamples: int, rng)
     for c in chunks:
         # Each row of ``counts`` says how often each unit was drawn in one resample, counted
         # row by row (a row's counts stay in the CPU's cache) from draws made a few rows at a
-        # time (the same stream; they stay in the cache too). The product keeps its shape: the
-        # last bit of a float sum depends on how the matrix library splits it.
+        # time (the same stream; they stay in the cache too). Other floats are added in the
+        # order drawn, as the official loop adds a resample's rows.
         counts = buffer[:c]
+        sums = np.empty((c, stacked.shape[1]))
         for start in range(0, c, step):
             rows = counts[start : start + step]
-            for row, drawn in zip(rows, _draw(rng, n, (len(rows), n))):
-                row[:] = np.bincount(drawn, minlength=n)
-        sums = counts @ stacked
+            drawn = _draw(rng, n, (len(rows), n))
+            if counted:
+                for row, units in zip(rows, drawn):
+                    row[:] = np.bincount(units, minlength=n)
+            for j, column in zip(added, fractions):
+                sums[start : start + len(rows), j] = in_drawn_order(column[drawn])
+        if counted:
+            # Integer counts times integer statistics, summed below 2**53: exact, whatever
+            # order the matrix library adds them in.
+            sums[:, counted] = counts @ whole
         for s, part in enumerate(parts):
             part.append(a.aggregate(sums[:, s * k : (s + 1) * k], n))
     return [{key: np.concatenate([p[key] for p in part]) for key in a.keys} for part in parts]
@@ -164,18 +183,37 @@ def _bootstrap_sums(a: SumAdapter, stats: list[np.ndarray], resamples: int, rng)
 def _randomization_sums(
     a: SumAdapter, stats: list[np.ndarray], resamples: int, rng
 ) -> list[dict[str, np.ndarray]]:
-    """Per system after the first: differences to the first under random swaps of units."""
-    n = stats[0].shape[0]
-    base = stats[0].sum(axis=0)
+    """Per system after the first: differences to the first under random swaps of units. Each
+    swapped pair of systems is scored as the official loop scores it, its units in their
+    order."""
+    n, k = stats[0].shape
     out: list[list[dict]] = [[] for _ in stats[1:]]
+    pairs = []
+    for other in stats[1:]:
+        counted, added = _columns(np.hstack([stats[0], other]), n)
+        counted = [j for j in counted if j < k and j + k in counted]  # a count in both
+        added = [j for j in range(k) if j not in counted]
+        shift = other[:, counted] - stats[0][:, counted]  # integers: exact
+        pairs.append((counted, added, shift, stats[0][:, counted].sum(axis=0), other))
+    step = max(1, _MANY_CELLS // n)
     for c in _chunks(resamples, n):
-        swap = rng.integers(0, 2, size=(c, n), dtype=np.int8).astype(np.float64)
-        for s, part in zip(range(1, len(stats)), out):
-            # Swapped units move their statistics from one system to the other.
-            shift = swap @ (stats[s] - stats[0])
-            first = a.aggregate(base + shift, n)
-            other = a.aggregate(stats[s].sum(axis=0) - shift, n)
-            part.append({key: other[key] - first[key] for key in a.keys})
+        swap = rng.integers(0, 2, size=(c, n), dtype=np.int8)
+        for (counted, added, shift, base, other), part in zip(pairs, out):
+            first, second = np.empty((c, k)), np.empty((c, k))
+            if counted:
+                # Swapped units move their counts from one system to the other (exact sums).
+                moved = swap.astype(np.float64) @ shift
+                first[:, counted] = base + moved
+                second[:, counted] = other[:, counted].sum(axis=0) - moved
+            for j in added:
+                mine, theirs = stats[0][:, j], other[:, j]
+                for start in range(0, c, step):
+                    swapped = swap[start : start + step] > 0
+                    rows = slice(start, start + len(swapped))
+                    first[rows, j] = in_drawn_order(np.where(swapped, theirs, mine))
+                    second[rows, j] = in_drawn_order(np.where(swapped, mine, theirs))
+            one, two = a.aggregate(first, n), a.aggregate(second, n)
+            part.append({key: two[key] - one[key] for key in a.keys})
     return [{key: np.concatenate([p[key] for p in part]) for key in a.keys} for part in out]
 
 
@@ -631,10 +669,11 @@ def _result(
             observed = float(official[s][key]) - float(official[0][key])
             diffs = boot[s][key] - boot[0][key]
             low, high = _interval(diffs, confidence)
-            null = perm[s - 1][key] if perm is not None else diffs - diffs.mean()
+            centre = mean(diffs)
+            null = perm[s - 1][key] if perm is not None else diffs - centre
             entry[key] = {
                 "difference": observed,
-                "mean_difference": float(diffs.mean()),
+                "mean_difference": centre,
                 "low": low,
                 "high": high,
                 "p_value": _p_value(null, observed),

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .contract import ManyResamples, StratifiedStatistics, SumStatistics
+from .ordered import in_drawn_order
 from .registry import contract
 
 Inputs = Mapping[str, Any]  # compute() keyword inputs: predictions, references
@@ -184,7 +185,7 @@ def identity_scores(
     a = adapter(name, config_name, **options)
     if isinstance(a, SumAdapter):
         stats = a.units(inputs).stats
-        sums = np.cumsum(stats, axis=0)[-1:] if len(stats) else np.zeros((1, stats.shape[1]))
+        sums = in_drawn_order(np.ascontiguousarray(stats.T))[None, :]
         return {k: v[0].item() for k, v in a.aggregate(sums, len(stats)).items()}
     units = a.units(inputs)
     stats = {

@@ -4,8 +4,8 @@ A resample lists each language's questions in the order drawn. The official scri
 language's exact-match flags (a count: exact in any order) and its F1 values (floats, added one
 by one in that order) and prints each sum as a percentage of the language's questions; the
 conventions then take plain means of those percentages over languages. Here a language's F1
-values are added along each resample with ``np.cumsum``, which adds in order, one value after
-the other (``np.sum`` would add pairwise, to other last bits), and the percentages and means
+values are added along each resample one after the other (``taskeval.ordered.in_drawn_order``;
+``np.sum`` would add pairwise, to other last bits), and the percentages and means
 are made with the very operations of ``scoring.language_scores`` and with ``scoring.average``
 itself, on arrays: every number equals, with ``==``, the official one of its resample.
 """
@@ -16,6 +16,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+
+from taskeval.ordered import in_drawn_order
 
 from .conventions import XTREME_ORDER
 from .scoring import AVERAGED, average
@@ -46,9 +48,8 @@ class LanguageSums:
             return ()
         ems, f1s = self._as_arrays(parts)
         exact = ems[picks].sum(axis=1, dtype=np.int64)  # a count
-        f1 = f1s[picks]
-        np.cumsum(f1, axis=1, out=f1)  # left to right, as the script adds them
-        return 100.0 * exact / total, 100.0 * f1[:, -1] / total
+        f1 = in_drawn_order(f1s[picks])  # left to right, as the script adds them
+        return 100.0 * exact / total, 100.0 * f1 / total
 
 
 def official(values: Mapping[str, tuple]) -> dict[str, np.ndarray]:
