@@ -25,7 +25,7 @@ import numpy as np
 
 from .api import metric_names, read_official
 from .defaults import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, METHODS
-from .ordered import in_drawn_order, is_counted, mean
+from .ordered import Columns, Counts, is_counted, mean
 from .registry import contract
 from .table import text_table as _table
 from .units import Adapter, RowAdapter, SumAdapter, SumUnits, adapter
@@ -150,31 +150,21 @@ def _bootstrap_sums(a: SumAdapter, stats: list[np.ndarray], resamples: int, rng)
     n, k = stats[0].shape
     stacked = np.hstack(stats)
     counted, added = _columns(stacked, n)
-    whole = stacked[:, counted]
-    fractions = np.ascontiguousarray(stacked[:, added].T)  # one row per column: quick to index
+    counts, fractions = Counts(stacked[:, counted].T, n), Columns(stacked[:, added].T)
     parts: list[list[dict]] = [[] for _ in stats]
-    chunks = _chunks(resamples, n)
-    buffer = np.empty((chunks[0], n))
     step = max(1, _MANY_CELLS // n)
-    for c in chunks:
-        # Each row of ``counts`` says how often each unit was drawn in one resample, counted
-        # row by row (a row's counts stay in the CPU's cache) from draws made a few rows at a
-        # time (the same stream; they stay in the cache too). Other floats are added in the
-        # order drawn, as the official loop adds a resample's rows.
-        counts = buffer[:c]
+    for c in _chunks(resamples, n):
+        # Draws are made a few rows at a time (the same stream), which stay in the CPU's
+        # cache while their counts are summed (exact in any order) and their other floats
+        # added in the order drawn, as the official loop adds a resample's rows.
         sums = np.empty((c, stacked.shape[1]))
         for start in range(0, c, step):
-            rows = counts[start : start + step]
-            drawn = _draw(rng, n, (len(rows), n))
+            drawn = _draw(rng, n, (min(step, c - start), n))
+            where = slice(start, start + len(drawn))
             if counted:
-                for row, units in zip(rows, drawn):
-                    row[:] = np.bincount(units, minlength=n)
-            for j, column in zip(added, fractions):
-                sums[start : start + len(rows), j] = in_drawn_order(column[drawn])
-        if counted:
-            # Integer counts times integer statistics, summed below 2**53: exact, whatever
-            # order the matrix library adds them in.
-            sums[:, counted] = counts @ whole
+                sums[where, counted] = counts.drawn(drawn)
+            if added:
+                sums[where, added] = fractions.drawn(drawn)
         for s, part in enumerate(parts):
             part.append(a.aggregate(sums[:, s * k : (s + 1) * k], n))
     return [{key: np.concatenate([p[key] for p in part]) for key in a.keys} for part in parts]
@@ -184,34 +174,34 @@ def _randomization_sums(
     a: SumAdapter, stats: list[np.ndarray], resamples: int, rng
 ) -> list[dict[str, np.ndarray]]:
     """Per system after the first: differences to the first under random swaps of units. Each
-    swapped pair of systems is scored as the official loop scores it, its units in their
-    order."""
+    swapped system is scored as the official loop scores it, its units in their order: a swap
+    picks, unit by unit, the first system's statistics or the other's."""
     n, k = stats[0].shape
     out: list[list[dict]] = [[] for _ in stats[1:]]
     pairs = []
     for other in stats[1:]:
-        counted, added = _columns(np.hstack([stats[0], other]), n)
-        counted = [j for j in counted if j < k and j + k in counted]  # a count in both
-        added = [j for j in range(k) if j not in counted]
-        shift = other[:, counted] - stats[0][:, counted]  # integers: exact
-        pairs.append((counted, added, shift, stats[0][:, counted].sum(axis=0), other))
+        both = np.vstack([stats[0], other])  # the first system's units, then the other's
+        counted, added = _columns(both, n)
+        totals = both[:, counted].sum(axis=0)  # integers: exact
+        pairs.append(
+            (counted, added, totals, Counts(both[:, counted].T, n), Columns(both[:, added].T))
+        )
+    units = np.arange(n)
     step = max(1, _MANY_CELLS // n)
     for c in _chunks(resamples, n):
         swap = rng.integers(0, 2, size=(c, n), dtype=np.int8)
-        for (counted, added, shift, base, other), part in zip(pairs, out):
+        for (counted, added, totals, counts, fractions), part in zip(pairs, out):
             first, second = np.empty((c, k)), np.empty((c, k))
-            if counted:
-                # Swapped units move their counts from one system to the other (exact sums).
-                moved = swap.astype(np.float64) @ shift
-                first[:, counted] = base + moved
-                second[:, counted] = other[:, counted].sum(axis=0) - moved
-            for j in added:
-                mine, theirs = stats[0][:, j], other[:, j]
-                for start in range(0, c, step):
-                    swapped = swap[start : start + step] > 0
-                    rows = slice(start, start + len(swapped))
-                    first[rows, j] = in_drawn_order(np.where(swapped, theirs, mine))
-                    second[rows, j] = in_drawn_order(np.where(swapped, mine, theirs))
+            for start in range(0, c, step):
+                swapped = swap[start : start + step] > 0
+                where = slice(start, start + len(swapped))
+                taken = units + n * swapped  # the first system takes the other's unit
+                if counted:
+                    first[where, counted] = counts.drawn(taken)
+                    second[where, counted] = totals - first[where, counted]  # exact
+                if added:
+                    first[where, added] = fractions.drawn(taken)
+                    second[where, added] = fractions.drawn(units + n * ~swapped)
             one, two = a.aggregate(first, n), a.aggregate(second, n)
             part.append({key: two[key] - one[key] for key in a.keys})
     return [{key: np.concatenate([p[key] for p in part]) for key in a.keys} for part in out]

@@ -175,3 +175,36 @@ def test_the_mean_of_fixed_values():
     assert sum(values) / 300 == 30.11486421464804  # left to right gives other bits
     assert math.isnan(ordered.mean([]))
     assert ordered.mean([-0.0]) == 0.0 and math.copysign(1.0, ordered.mean([-0.0])) == 1.0
+
+
+@pytest.mark.parametrize("width", [1, 2, 3, 5])
+def test_float_columns_two_by_two_are_each_column_added_alone(width):
+    rng = np.random.default_rng(width)
+    values = rng.standard_normal((width, 50)) * 10.0 ** rng.integers(-9, 9, size=(width, 50))
+    values[:, ::7] = 0.0
+    drawn = rng.integers(0, 50, size=(6, 80))
+    found = ordered.Columns(values).drawn(drawn)
+    for j in range(width):
+        alone = ordered.in_drawn_order(values[j][drawn])
+        assert found[:, j].tolist() == alone.tolist()
+    assert ordered.Columns(values).drawn(drawn[:, :0]).tolist() == [[0.0] * width] * 6
+
+
+def test_counts_in_words_are_the_exact_integer_sums():
+    rng = np.random.default_rng(9)
+    units = 500
+    values = np.stack(
+        [
+            rng.integers(0, 2, units),  # flags
+            rng.integers(-40, 3, units),  # negative values
+            np.full(units, 7),  # a constant: a field of no bits
+            rng.integers(0, 2**30, units),  # wide: words of their own
+            rng.integers(0, 2**30, units),
+            rng.integers(0, 5, units),
+        ]
+    ).astype(np.float64)
+    counts = ordered.Counts(values, units)
+    assert len(counts.words) > 1
+    drawn = rng.integers(0, units, size=(40, units))
+    expected = [[sum(int(v) for v in column[row]) for column in values] for row in drawn]
+    assert counts.drawn(drawn).tolist() == expected

@@ -28,6 +28,7 @@ import taskeval
 from taskeval.export import export, spaces_root
 from taskeval.registry import metric_module
 
+from browser import chromium
 from harness import run_cli
 
 REPO = Path(__file__).resolve().parents[1]
@@ -354,15 +355,6 @@ def test_exported_space_serves_and_computes(name, exports, hub_python, hub_env, 
         proc.wait()
 
 
-def _chromium() -> str:
-    path = shutil.which("chromium")
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is not installed (scripts/test.sh installs Debian's package)")
-        pytest.skip("chromium is not installed")
-    return path
-
-
 def _choose(page, scenario: int) -> None:
     page.locator("#scenario input").click()
     page.get_by_role("option", name=f"Scenario {scenario}:").click()
@@ -374,7 +366,7 @@ def test_exported_space_in_chromium(exports, hub_python, hub_env, tmp_path):
     the first Compute, the scenario the file names say, switching scenarios, and an
     error in an uploaded file named as the user named it."""
     sync_api = pytest.importorskip("playwright.sync_api")
-    executable = _chromium()
+    executable = chromium()
     folder = hub_copy(exports["ehealthkd"], tmp_path)
     python = hub_python(folder / "requirements.txt")
     proc, url = serve(python, folder, hub_env)

@@ -2,7 +2,7 @@
 name on the screen without sideways scrolling, the plot's smallest text at least 9 px high, no
 word of the breakdown broken over two lines, the per-group table's three columns all visible.
 Measured on the page (element boxes, scroll widths, text line boxes); a screenshot of each page
-goes to docs/spaces/<name>-400px.png."""
+goes to build/screenshots/<name>-400px.png (``TASKEVAL_SCREENSHOTS=docs/spaces``: the docs')."""
 
 from __future__ import annotations
 
