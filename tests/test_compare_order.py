@@ -13,8 +13,10 @@ plain loops and numpy.
 from __future__ import annotations
 
 import copy
+import functools
 import importlib
 import math
+import operator
 import os
 import random
 
@@ -159,20 +161,59 @@ def test_only_integer_columns_with_exact_sums_are_counted():
     assert not ordered.is_counted(np.array([2.0**40]), 2**13)  # sums could pass 2**53
 
 
+def _pairwise_sum(values: list[float]) -> float:
+    """numpy's pairwise sum of a contiguous float64 array, read from its source
+    (``pairwise_sum`` in ``loops_utils.h``): eight running sums for up to 128 values."""
+    n = len(values)
+    if n < 8:
+        total = -0.0
+        for value in values:
+            total += value
+        return total
+    if n <= 128:
+        whole = n - n % 8
+        lanes = []
+        for lane in range(8):
+            running = values[lane]
+            for value in values[lane + 8 : whole : 8]:
+                running += value
+            lanes.append(running)
+        total = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + (
+            (lanes[4] + lanes[5]) + (lanes[6] + lanes[7])
+        )
+        for value in values[whole:]:
+            total += value
+        return total
+    half = n // 2 - (n // 2) % 8
+    return _pairwise_sum(values[:half]) + _pairwise_sum(values[half:])
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_the_mean_adds_in_the_pairwise_order_of_the_published_intervals(seed):
-    """numpy's mean of a float64 array, when the intervals were first published (numpy 2), and
-    a fixed value: the order is this code's, whatever numpy does later."""
+    """The order of ``numpy.mean`` over the resamples when the intervals were first published
+    (numpy 2.4, one pairwise sum of the whole array). numpy 2.0 sums arrays longer than its
+    8,192-value buffer block by block, to other last bits: the order is this code's, whatever
+    numpy does."""
     rng = np.random.default_rng(seed)
-    n = int(rng.choice([1, 5, 7, 8, 9, 127, 128, 129, 300, 1000, 1001, 4099, 10000]))
+    n = int(rng.choice([1, 5, 7, 8, 9, 127, 128, 129, 300, 1000, 1001, 4099, 8192, 8193, 10000]))
     values = rng.standard_normal(n) * 10.0 ** float(rng.integers(-12, 12))
-    assert ordered.mean(values) == ordered.mean(values.tolist()) == float(np.mean(values))
+    expected = (0.0 + _pairwise_sum(values.tolist())) / n
+    assert ordered.mean(values) == ordered.mean(values.tolist()) == expected
+    if n <= 8192:  # one buffer: every numpy 2 release sums it so
+        assert expected == float(np.mean(values))
+
+
+def test_the_mean_of_many_resamples_is_numpy_2_4s_on_any_numpy():
+    values = [((i * 7919) % 10007) / 3.0 - 1600.0 for i in range(10_000)]
+    assert ordered.mean(values) == 67.88593333333333  # numpy 2.4's np.mean
+    # Left to right, and numpy 2.0's np.mean (8,192 values, then the rest), give other bits.
+    assert functools.reduce(operator.add, values, 0) / len(values) == 67.88593333333336
 
 
 def test_the_mean_of_fixed_values():
     values = [0.2 * i + 1 / (i + 3) for i in range(1, 301)]
     assert ordered.mean(values) == 30.114864214648048
-    assert sum(values) / 300 == 30.11486421464804  # left to right gives other bits
+    assert functools.reduce(operator.add, values, 0) / 300 == 30.11486421464804  # left to right
     assert math.isnan(ordered.mean([]))
     assert ordered.mean([-0.0]) == 0.0 and math.copysign(1.0, ordered.mean([-0.0])) == 1.0
 

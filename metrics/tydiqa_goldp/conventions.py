@@ -139,8 +139,9 @@ def lm_eval_units(questions: Iterable[Question]) -> list[Unit]:
 
 
 def mean(values: list) -> float:
-    """lm-eval's ``mean`` aggregation: ``sum / len``."""
-    return sum(values) / len(values)
+    """lm-eval's ``mean`` aggregation: ``sum / len``, as ``average`` adds (left to right, on
+    every Python)."""
+    return average(values)
 
 
 def lm_eval_aggregate(units: Iterable[Unit]) -> dict:

@@ -140,8 +140,14 @@ def per_language(units: Iterable[Unit]) -> dict[str, dict[str, float]]:
 
 def average(values: Sequence[float]) -> float | None:
     """The unweighted mean the README asks for (``sum / count``, in the scored order); None when
-    there is nothing to average."""
-    return sum(values) / len(values) if values else None
+    there is nothing to average. The sum is ``sum()``'s of CPython up to 3.11, left to right
+    from int 0: 3.12's ``sum()`` compensates float rounding, to other last bits."""
+    if not values:
+        return None
+    total = 0
+    for value in values:
+        total = total + value
+    return total / len(values)
 
 
 def official_aggregate(units: Iterable[Unit]) -> dict:
