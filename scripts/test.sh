@@ -14,6 +14,8 @@ venv=${TASKEVAL_VENV:-.venv}
 "$venv/bin/python" -m pip install -q --upgrade pip
 "$venv/bin/python" -m pip install -q -e ".[test]"
 bash scripts/install-official-fever.sh "$venv"
+# The environments at both ends of the dependency ranges (tests/test_dependency_ends.py).
+bash scripts/dependency-ends.sh >/dev/null 2>&1 || bash scripts/dependency-ends.sh
 
 packages="chromium fonts-noto-core fonts-noto-cjk"
 browser_ready() {
