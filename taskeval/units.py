@@ -4,8 +4,8 @@ A metric's contract gives its statistics (``CONTRACT.statistics``, see ``taskeva
 either sums over units (``SumStatistics``: a row of floats per unit, and the scores made from
 their sums) or units scored anew on every resample within strata (``StratifiedStatistics``).
 Here they become the arrays ``compare`` resamples: a sum adapter's ``stats`` are additive, so a
-resample's statistics are a weighted sum of unit rows, which numpy computes for a thousand
-resamples at once; a row adapter is scored stratum by stratum for many resamples at once when
+resample's statistics are the sums of its units' rows, added in the official order
+(``taskeval.ordered``), which numpy computes for a thousand resamples at once; a row adapter is scored stratum by stratum for many resamples at once when
 the metric has ``many`` (``ManyResamples``), else resample by resample.
 """
 

@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 
 import taskeval
+from taskeval.registry import contract
 
 from harness import assert_same
 
@@ -398,7 +399,7 @@ def _refused_by_add_batch(name: str, config: str | None, inputs: dict) -> bool:
 
 
 @pytest.mark.parametrize(("name", "config"), CASES)
-def test_a_refused_call_leaves_nothing_behind(name, config):
+def test_a_refused_call_leaves_nothing_behind(name, config, tmp_path):
     options = _options(_load(name, config))
     variants = dict(_variants(name, config))
     refused = [v for v in variants.values() if _outcome(lambda v=v: _load(name, config)
@@ -406,7 +407,7 @@ def test_a_refused_call_leaves_nothing_behind(name, config):
     inputs = variants["every field that takes them"]
     preds, refs = inputs["predictions"], inputs["references"]
     expected = _load(name, config).compute(**inputs, **options)
-    metric = _load(name, config)
+    metric = _load(name, config, cache_dir=str(tmp_path))
     metric.add_batch(predictions=preds[:4], references=refs[:4])
     # a bad row in the middle of a batch that would start escaping
     with pytest.raises(ValueError, match=r"^predictions\[5\]"):
@@ -429,4 +430,12 @@ def test_a_refused_call_leaves_nothing_behind(name, config):
     with pytest.raises(ValueError, match=r"^predictions\[10\]"):
         metric.add_batch(predictions=[preds[9], None], references=refs[9:11])
     metric.add_batch(predictions=preds[9:], references=refs[9:])
+    # options refused before any row is read: the rows stay for the next compute()
+    with pytest.raises(ValueError, match=r"takes no option 'bogus' \(its options: .*details"):
+        metric.compute(bogus=1, **options)
+    for option in contract(name).options:
+        with pytest.raises(ValueError, match=option.name):
+            metric.compute(**{**options, option.name: object()})
     assert_same(metric.compute(**options), expected, f"{name} {config}")
+    # no cache file left (evaluate leaves the lock file of every compute(), empty)
+    assert not [p for p in tmp_path.rglob("*") if p.is_file() and p.suffix != ".lock"]

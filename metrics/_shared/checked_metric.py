@@ -134,6 +134,7 @@ class CheckedRows:
         When all rows come in this one call of a single process, the scoring core takes them
         directly: the same checks and numbers, without evaluate's Arrow round trip.
         """
+        self._check_options(kwargs)
         if predictions is not None or references is not None:
             _require_both("compute()", ("predictions", "references"), (predictions, references))
             if self.num_process == 1 and self.writer is None:
@@ -173,6 +174,28 @@ class CheckedRows:
                 self._compute = own
             self._rows_added = 0
             self._escaping_from = None
+
+    def _check_options(self, options):
+        """Refuse an option ``_compute`` does not take, or a value it would refuse, before any
+        row is read: evaluate's compute() consumes the rows added before it scores them, and a
+        refused call must keep them for the next."""
+        import inspect
+
+        taken = [
+            name
+            for name in inspect.signature(self._compute).parameters
+            if name not in ("predictions", "references")
+        ]
+        unknown = sorted(set(options) - set(taken))
+        if unknown:
+            raise ValueError(
+                f"{self.name} takes no option {', '.join(map(repr, unknown))} "
+                f"(its options: {', '.join(taken)})"
+            )
+        self._checked_options(**options)
+
+    def _checked_options(self, **options):
+        """The checks ``_compute`` makes of its options (a metric with options overrides it)."""
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Add a batch of predictions and references (checked first; see the class docs)."""

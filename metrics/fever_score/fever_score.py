@@ -156,6 +156,9 @@ class FeverScore(CheckedRows, evaluate.Metric):
         preds = settle_predicted_evidence(preds, refs)
         return _prediction_records(preds), _reference_records(refs)
 
+    def _checked_options(self, max_evidence=DEFAULT_MAX_EVIDENCE, details=False):
+        check_max_evidence(max_evidence)
+
     def _compute(self, predictions, references, max_evidence=DEFAULT_MAX_EVIDENCE, details=False):
         max_evidence = check_max_evidence(max_evidence)
         preds = [

@@ -171,10 +171,8 @@ class Tydiqa(CheckedRows, evaluate.Metric):
         references = [reference_record(r) for r in normalize_references(references, start)]
         return predictions, references
 
-    def _compute(
+    def _checked_options(
         self,
-        predictions,
-        references,
         passage_non_null_threshold=DEFAULT_THRESHOLD,
         minimal_non_null_threshold=DEFAULT_THRESHOLD,
         details=False,
@@ -183,6 +181,16 @@ class Tydiqa(CheckedRows, evaluate.Metric):
         check_threshold("minimal_non_null_threshold", minimal_non_null_threshold)
         if not isinstance(details, bool):
             raise ValueError(f"details must be True or False, got {details!r}")
+
+    def _compute(
+        self,
+        predictions,
+        references,
+        passage_non_null_threshold=DEFAULT_THRESHOLD,
+        minimal_non_null_threshold=DEFAULT_THRESHOLD,
+        details=False,
+    ):
+        self._checked_options(passage_non_null_threshold, minimal_non_null_threshold, details)
         return tydiqa_score(
             predictions,
             references,

@@ -151,9 +151,12 @@ class TydiqaGoldp(CheckedRows, evaluate.Metric):
     def _checked_rows(self, predictions, references, start=0):
         return stored_rows(predictions, references, start)
 
-    def _compute(self, predictions, references, convention=DEFAULT_CONVENTION, details=False):
+    def _checked_options(self, convention=DEFAULT_CONVENTION, details=False):
         check_convention(convention)
         check_details(details)
+
+    def _compute(self, predictions, references, convention=DEFAULT_CONVENTION, details=False):
+        self._checked_options(convention, details)
         predictions = [from_record(row) for row in predictions]
         references = [from_record(row) for row in references]
         return score_rows(predictions, references, convention, details)
