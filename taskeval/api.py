@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from os import PathLike
 
+from .pipes import settled
 from .registry import contract, list_metrics, metric_dir
 
 TYPE_CHECKING = False  # typing costs the command line milliseconds at start
@@ -53,6 +54,7 @@ def read_official(
     ``taskeval.load(name).compute(**taskeval.read_official(name, references=R, predictions=P))``
     gives the official scorer's numbers on those files.
     """
+    references, predictions = settled(references), settled(predictions)
     try:
         return contract(name).reader.read_official(references, predictions)
     except ValueError as e:
@@ -100,6 +102,7 @@ def score_files(
     """
     names = metric_names(name)
     contracts = [contract(metric) for metric in names]
+    references, predictions = settled(references), settled(predictions)
     # An unset config (None) is no setting: the files then tell it.
     options = {
         k: v

@@ -597,8 +597,13 @@ def check(
     declared = metric_contract(name).check
     if declared is None:
         raise ValueError(f"metric {name!r} declares no submission check")
+    from .pipes import settled
+
+    inputs = tuple(Path(settled(p)) for p in _paths(inputs))
     files = CheckFiles(
-        Path(predictions), _paths(inputs), None if references is None else Path(references)
+        Path(settled(predictions)),
+        inputs,
+        None if references is None else Path(settled(references)),
     )
     for path in (files.predictions, *files.inputs, *filter(None, [files.references])):
         if not path.exists():

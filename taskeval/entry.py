@@ -151,7 +151,9 @@ def _fast(command: str, metric: str, run: Callable[[], tuple[str, int] | None]) 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``taskeval`` with ``argv`` (default: the command line); returns the exit status."""
-    args = list(sys.argv[1:] if argv is None else argv)
+    from .pipes import settle_streams
+
+    args = settle_streams(list(sys.argv[1:] if argv is None else argv))
     call = plain_score_call(args)
     if call is not None:
         status = _fast("score", call[0], lambda: _as_printed(_scored(*call)))

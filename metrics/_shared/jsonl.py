@@ -68,8 +68,11 @@ def loads(text: str) -> Any:
     if _scan is not None:
         try:
             value, end = _scan(text, 0)
-        except (StopIteration, ValueError, RecursionError):
-            pass  # leading whitespace, a byte order mark or an error: json.loads decides
+        except (StopIteration, ValueError, RecursionError, SystemError):
+            # Leading whitespace, a byte order mark or an error: json.loads decides. (On some
+            # errors, such as ``{bad``, the scanner of this Python fails to set its exception
+            # and raises a SystemError instead.)
+            pass
         else:
             if end == len(text):
                 return value
