@@ -308,13 +308,17 @@ def file_box(spec: SpaceSpec, label: str, example: str | None, elem_id: str) -> 
 
 def still_uploaded(paths: Sequence[str]) -> None:
     """Refuse, naming it, an upload removed after an earlier request (the page still shows it
-    when the user presses a button again)."""
+    when the user presses a button again), and anything but a file: a request may name any
+    path, gradio's upload folder itself included, whose listing would show other users'
+    uploads."""
     for path in paths:
         if not os.path.exists(path):
             raise ValueError(
                 f"{Path(path).name}: no longer on the server (uploads are removed once used): "
                 "upload it again"
             )
+        if not os.path.isfile(path):
+            raise ValueError(f"{Path(path).name}: not a file (upload a file)")
 
 
 @contextlib.contextmanager

@@ -45,12 +45,26 @@ def jsonl_parser(request, monkeypatch):
 
 def pytest_collection_modifyitems(items):
     """The tests that use a served Space last, those of one Space next to each other, so that
-    ``served`` starts each Space once and keeps one running at a time."""
+    ``served`` starts each Space once and keeps one running at a time; then the commands of the
+    collected modules that list some (``early_commands``) are started, to run beside the rest."""
     uses = [i for i in items if "served" in getattr(i, "fixturenames", ())]
     if uses:
         rest = [i for i in items if "served" not in getattr(i, "fixturenames", ())]
         uses.sort(key=lambda i: str(i.callspec.params.get("name", "")))  # stable: file order kept
         items[:] = rest + uses
+    import early
+
+    modules = {id(i.module): i.module for i in items if getattr(i, "module", None) is not None}
+    for module in modules.values():
+        if hasattr(module, "early_commands"):
+            for key, command in module.early_commands().items():
+                early.start(key, command)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    import early
+
+    early.stop_all()
 
 
 @pytest.fixture(scope="session")

@@ -15,10 +15,11 @@ import json
 import os
 import re
 import subprocess
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+
+import early
 
 pytestmark = pytest.mark.slow
 
@@ -87,8 +88,25 @@ def _versions(python: Path) -> dict[str, str]:
     return json.loads(done.stdout)
 
 
+def _pythons() -> dict[str, Path]:
+    return {end: folder / "bin" / "python" for end, (folder, _) in ENDS.items()}
+
+
+def early_commands() -> dict[str, early.Command]:
+    """Each end's run of the exactness tests, started with the test run (``early``)."""
+    return {
+        f"end {end}": early.Command(
+            [str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+            + [str(REPO / "tests" / name) for name in EXACTNESS],
+            cwd=str(REPO),
+        )
+        for end, python in _pythons().items()
+        if python.exists()
+    }
+
+
 def test_official_numbers_and_the_pinned_record_at_both_ends():
-    pythons = {end: folder / "bin" / "python" for end, (folder, _) in ENDS.items()}
+    pythons = _pythons()
     missing = [end for end, python in pythons.items() if not python.exists()]
     if missing:
         message = f"no {' or '.join(missing)} environment: run scripts/dependency-ends.sh"
@@ -105,18 +123,7 @@ def test_official_numbers_and_the_pinned_record_at_both_ends():
     assert oldest["python"].startswith(ENDS["oldest"][1] + "."), oldest
     newest = _versions(pythons["newest"])
     assert newest["python"].startswith(ENDS["newest"][1] + "."), newest
-
-    def run(python: Path) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [python, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
-            + [str(REPO / "tests" / name) for name in EXACTNESS],
-            capture_output=True,
-            text=True,
-            cwd=REPO,
-        )
-
-    with ThreadPoolExecutor(2) as pool:
-        done = dict(zip(pythons, pool.map(run, pythons.values())))
-    for end, result in done.items():
-        versions = oldest if end == "oldest" else newest
-        assert result.returncode == 0, (end, versions, result.stdout[-4000:])
+    for key, command in early_commands().items():
+        done = early.result(key, command)
+        versions = oldest if key == "end oldest" else newest
+        assert done.returncode == 0, (key, versions, done.stdout[-4000:])
