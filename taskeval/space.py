@@ -317,8 +317,8 @@ def still_uploaded(paths: Sequence[str]) -> None:
                 f"{Path(path).name}: no longer on the server (uploads are removed once used): "
                 "upload it again"
             )
-        if not os.path.isfile(path):
-            raise ValueError(f"{Path(path).name}: not a file (upload a file)")
+        if not os.path.isfile(path):  # named by nothing of the server's
+            raise ValueError("a file input holds a folder, not a file: upload a file")
 
 
 @contextlib.contextmanager

@@ -701,3 +701,31 @@ def test_the_intervals_step_does_not_score_again(monkeypatch):
     assert scored == []
     assert space_worker.run(task)["result"]["strict_score"] == 0.375  # scored when asked
     assert scored == [("fever_score", None)]
+
+
+@pytest.mark.parametrize("name", ["fever_score", "ehealthkd"])
+def test_a_folder_given_as_a_file_is_refused_and_no_other_upload_is_named(
+    tmp_path, monkeypatch, name
+):
+    """A request may name any path: gradio's upload folder itself, whose listing holds other
+    users' uploads in folders named by their content's hash. It is refused as not a file, on
+    Compute and in the check panel, and no other upload's folder is named."""
+    from test_spaces import default_controls
+
+    from taskeval.space import compute
+    from taskeval.space_check import check_submission
+
+    uploads = tmp_path / "uploads"
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(uploads))
+    spec = app_module(name).SPEC
+    other = _upload(uploads, "theirs.jsonl", "secret\n")
+    hashed = Path(other).parent.name
+    good = [str(p) for p in spec.example_files["references"]]
+    for folder in (str(uploads), str(Path(other).parent)):
+        error, *_ = compute(spec, "files", "", "", [folder] if spec.folders else folder,
+                            good if spec.folders else good[0], *default_controls(spec))  # fmt: skip
+        assert error["visible"] and "not a file: upload a file" in error["value"], error
+        assert hashed not in error["value"] and "theirs" not in error["value"]
+        assert str(tmp_path) not in error["value"]
+        shown = json.dumps(check_submission(spec, [folder], None, None))
+        assert "not a file: upload a file" in shown and hashed not in shown and "theirs" not in shown, shown
