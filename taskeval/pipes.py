@@ -77,7 +77,8 @@ def _settled(path: str) -> str:
         mode = os.fstat(descriptor).st_mode if descriptor is not None else os.stat(path).st_mode
     except (OSError, ValueError):
         return path  # the readers say what is wrong with it
-    if stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISBLK(mode):
+    if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
+        # Files, folders and devices (/dev/zero gives the same again) are read as they are.
         return path
     import tempfile
 
@@ -97,8 +98,18 @@ _kept: list = []  # the copies of named FIFOs, open until the process ends
 
 
 def _copy(source: int, copy) -> None:
-    """The rest of ``source``'s content written to the file ``copy``, left at its start."""
+    """The rest of ``source``'s content written to the file ``copy``, left at its start; the
+    copy ends with a line longer than the readers take (they refuse it there, with their own
+    message), so an endless line never fills the disk."""
+    from ._metrics._shared.jsonl import max_line_bytes
+
+    limit = max_line_bytes()
+    line = 0  # bytes of the last line so far
     while chunk := os.read(source, _CHUNK):
         copy.write(chunk)
+        end = chunk.rfind(b"\n")
+        line = line + len(chunk) if end < 0 else len(chunk) - end - 1
+        if line > limit:
+            break
     copy.flush()
     copy.seek(0)

@@ -173,3 +173,25 @@ def test_a_broken_line_is_a_value_error_in_a_fresh_process(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"{broken}, line 2: not a JSON value"), done.stdout
+
+
+def test_an_endless_line_in_a_pipe_is_not_copied_past_the_line_limit():
+    """The copy stops once a line passes the readers' limit (they refuse it there): a pipe that
+    never ends a line never fills the disk. /dev/zero, a device, is read as it is."""
+    env = {**os.environ, "TASKEVAL_MAX_LINE_BYTES": "1000"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "taskeval", "score", "fever_score", "--predictions", "/dev/stdin"],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
+    )  # fmt: skip
+    written = 0
+    try:
+        for _ in range(4096):  # 4 GiB, were it all read
+            process.stdin.write(b"a" * (1 << 20))
+            written += 1
+        process.stdin.close()
+    except BrokenPipeError:
+        pass
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 1
+    assert written < 64, written  # the reader went away early
+    assert "/dev/stdin, line 1: longer than 1,000 bytes" in err, err

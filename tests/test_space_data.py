@@ -728,4 +728,6 @@ def test_a_folder_given_as_a_file_is_refused_and_no_other_upload_is_named(
         assert hashed not in error["value"] and "theirs" not in error["value"]
         assert str(tmp_path) not in error["value"]
         shown = json.dumps(check_submission(spec, [folder], None, None))
-        assert "not a file: upload a file" in shown and hashed not in shown and "theirs" not in shown, shown
+        assert (
+            "not a file: upload a file" in shown and hashed not in shown and "theirs" not in shown
+        ), shown
