@@ -101,9 +101,11 @@ def _copy(source: int, copy) -> None:
     """The rest of ``source``'s content written to the file ``copy``, left at its start; the
     copy ends with a line longer than the readers take (they refuse it there, with their own
     message), so an endless line never fills the disk."""
-    from ._metrics._shared.jsonl import max_line_bytes
+    import importlib
 
-    limit = max_line_bytes()
+    # The readers' own limit. Imported by name: only the command line and the API meet
+    # streams, and a Space exported with this module carries no taskeval._metrics.
+    limit = importlib.import_module("taskeval._metrics._shared.jsonl").max_line_bytes()
     line = 0  # bytes of the last line so far
     while chunk := os.read(source, _CHUNK):
         copy.write(chunk)
