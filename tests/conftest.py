@@ -1,4 +1,5 @@
-"""Test-run setup: one evaluate modules cache for the whole run, and no network.
+"""Test-run setup: one evaluate modules cache (and gradio folder) for the whole run, and no
+network.
 
 evaluate reads its cache locations and ``HF_EVALUATE_OFFLINE`` when it is first imported, and
 imports the ``evaluate_modules`` package once, so both are fixed here, before any test imports it.
@@ -23,6 +24,9 @@ for _var, _sub in (
     ("HF_DATASETS_CACHE", "datasets"),
 ):
     os.environ[_var] = os.path.join(_RUN_CACHE, _sub)
+# gradio's uploads and example copies: this run's own folder, not the machine's /tmp/gradio
+# (another user's run may own that one).
+os.environ["GRADIO_TEMP_DIR"] = os.path.join(_RUN_CACHE, "gradio")
 os.environ["HF_EVALUATE_OFFLINE"] = "1"
 os.environ["HF_DATASETS_OFFLINE"] = "1"
 os.environ["HF_HUB_OFFLINE"] = "1"
