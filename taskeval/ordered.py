@@ -36,7 +36,7 @@ def is_counted(column: np.ndarray, units: int) -> bool:
     if not column.size:
         return True
     largest = float(np.max(np.abs(column)))
-    if largest != largest or largest * max(units, 1) >= _EXACT:  # a NaN, or too large
+    if largest * units >= _EXACT:  # too large (a NaN fails the test below)
         return False
     return bool(np.all(np.floor(column) == column))
 

@@ -203,6 +203,20 @@ def test_the_mean_adds_in_the_pairwise_order_of_the_published_intervals(seed):
         assert expected == float(np.mean(values))
 
 
+@pytest.mark.parametrize("n", range(1, 40))
+def test_the_mean_of_a_few_values_at_each_length(n):
+    """Below 8 values one by one, from 8 on in eight running sums: both sides of each edge."""
+    values = [(1.0 + 2.0**-52) * 10.0 ** (i % 7 - 3) * (-1) ** i for i in range(n)]
+    expected = (0.0 + _pairwise_sum(values)) / n
+    assert ordered.mean(values) == expected == float(np.mean(np.array(values)))
+
+
+def test_eight_values_are_added_in_running_sums_not_one_by_one():
+    values = [1e16, 1.0, -1e16, 1.0, 1.0, 1.0, 1.0, 1.0]
+    assert ordered.mean(values) == 0.5  # ((1e16+1) + (-1e16+1)) + ((1+1) + (1+1)): 4 / 8
+    assert functools.reduce(operator.add, values, 0) / 8 == 0.625  # one by one: 5 / 8
+
+
 def test_the_mean_of_many_resamples_is_numpy_2_4s_on_any_numpy():
     values = [((i * 7919) % 10007) / 3.0 - 1600.0 for i in range(10_000)]
     assert ordered.mean(values) == 67.88593333333333  # numpy 2.4's np.mean
@@ -246,6 +260,10 @@ def test_counts_in_words_are_the_exact_integer_sums():
     ).astype(np.float64)
     counts = ordered.Counts(values, units)
     assert len(counts.words) > 1
+    constant_first = ordered.Counts(values[[2, 0, 1]], units)  # a field of no bits first
+    assert constant_first.drawn(np.arange(units)[None]).tolist() == [
+        [sum(int(v) for v in values[j]) for j in (2, 0, 1)]
+    ]
     drawn = rng.integers(0, units, size=(40, units))
     expected = [[sum(int(v) for v in column[row]) for column in values] for row in drawn]
     assert counts.drawn(drawn).tolist() == expected

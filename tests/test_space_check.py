@@ -5,10 +5,12 @@ check run in the Space's worker processes."""
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -346,11 +348,21 @@ def test_the_check_runs_in_the_spaces_worker_processes(uploads, monkeypatch):
     assert summary == CRAFTED["fever_score"][1]
     assert left(uploads.folder) == []
     workers = pool("fever_score")
-    monkeypatch.setattr(workers.limits, "timeout", 1e-6)  # no reply comes that fast
-    predictions, inputs, references = _fever(uploads)
-    message = refused(check_submission(spec, predictions, inputs, references))
+    monkeypatch.setattr(workers.limits, "timeout", 0.5)
+    # Every worker paused: none can reply, however the machine schedules this process (the
+    # pool replaces the one that timed out; the others go on).
+    paused = [w.process.pid for w in list(workers._all)]
+    for pid in paused:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        predictions, inputs, references = _fever(uploads)
+        message = refused(check_submission(spec, predictions, inputs, references))
+    finally:
+        for pid in paused:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
     assert message == (
-        "the computation took longer than 1e-06 s, the most this Space gives one request "
+        "the computation took longer than 0.5 s, the most this Space gives one request "
         "(TASKEVAL_SPACE_TIMEOUT)"
     )
     assert left(uploads.folder) == []
