@@ -23,6 +23,7 @@ import gc
 import json
 import os
 import re
+import stat
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -248,10 +249,34 @@ class Collector:
     error of the metric's own checks into a problem (``refused``) and reads JSONL files line by
     line (``jsonl``), reporting each unreadable line and going on."""
 
-    def __init__(self, files: CheckFiles) -> None:
+    def __init__(self, files: CheckFiles, reader: Any = None) -> None:
         self.files = files
         self.problems: list[Problem] = []
         self.rows = 0
+        # The metric's JSON Lines reader module (its ``jsonl``): the line limit, the refusal
+        # of a binary line and the names of whole-file mistakes are the scorer's own.
+        self._reader = reader
+        self.whole_file: dict[str, str] = {}  # file → the sentence naming what it is instead
+
+    @property
+    def reader(self) -> Any:
+        if self._reader is None:  # a Collector made without its metric's: the package's
+            import importlib
+
+            self._reader = importlib.import_module("taskeval._metrics._shared.jsonl")
+        return self._reader
+
+    def apart(self) -> Collector:
+        """A collector for problems kept apart (to be put first, say): the same files, reader
+        and whole-file mistakes."""
+        other = Collector(self.files, self._reader)
+        other.whole_file = self.whole_file
+        return other
+
+    def not_json_lines(self, path: _PathLike, sentence: str) -> None:
+        """``path`` is not JSON Lines text as a whole (``sentence`` says what it is instead):
+        reported once, at its line 1, in place of any other problem of the check."""
+        self.whole_file.setdefault(str(path), sentence)
 
     def error(
         self,
@@ -381,10 +406,18 @@ class Collector:
         an integer beyond [-2**63, 2**64) may be read as a float (faster: for files where such a
         number is wrong either way, or never read)."""
         if not (gzip_by_name and ".gz" in Path(path).name):
-            rows = _bulk(Path(path), huge_ints)
+            rows = _bulk(Path(path), huge_ints, self.reader.max_line_bytes())
             if rows is not None:
-                return rows
-        return list(self.iter_jsonl(path, gzip_by_name=gzip_by_name, huge_ints=huge_ints))
+                return self._one_array(path, rows)
+        rows = list(self.iter_jsonl(path, gzip_by_name=gzip_by_name, huge_ints=huge_ints))
+        return self._one_array(path, rows)
+
+    def _one_array(self, path: _PathLike, rows: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
+        """``rows``, or none for a file that is one JSON array (as the scorer's reader says)."""
+        if len(rows) == 1 and type(rows[0][1]) is list and str(path) not in self.whole_file:
+            self.not_json_lines(path, self.reader._file_mistake(b"["))
+            return []
+        return rows
 
     def iter_jsonl(
         self,
@@ -400,10 +433,16 @@ class Collector:
         JSON), for a metric that picks a few fields out of long lines. ``inflate``: the
         inflated bytes of a gzip file, chunk by chunk, by a reader of the metric's own (one
         that inflates beside the parsing, say); by default ISA-L's threaded reader."""
+        gzipped = gzip_by_name and ".gz" in Path(path).name
         try:
+            mistake = _not_text(path, gzipped, self.reader)
+            if mistake is not None:
+                self.not_json_lines(path, mistake)
+                return
             # (with a reader of the metric's own, no line is searched for huge integers)
             exact_only = huge_ints and loads is None
-            for number, data, exact in _lines(Path(path), gzip_by_name, exact_only, inflate):
+            lines = _lines(Path(path), gzipped, exact_only, self.reader, inflate)
+            for number, data, exact in lines:
                 if not data.strip():
                     self.error(
                         "blank line: the official scorer reads every line as JSON",
@@ -414,11 +453,18 @@ class Collector:
                 try:
                     value = _loads(data, exact) if loads is None else loads(data)
                 except ValueError as e:  # UnicodeDecodeError too
+                    mistake = self.reader._file_mistake(data) if number == 1 else None
+                    if mistake is not None:  # the file is not JSON Lines: said once
+                        self.not_json_lines(path, mistake)
+                        return
                     self.error(f"not JSON: {e}", file=path, line=number)
                     continue
                 yield number, value
         except (OSError, EOFError, zlib.error) as e:
             self.error(f"cannot be read: {getattr(e, 'strerror', None) or e}", file=path)
+        except ValueError as e:  # the reader's refusal of a line: too long, or binary data
+            number, message = _refused_line(path, e)
+            self.error(message, file=path, line=number)
 
 
 def _key(value: Any) -> Any:
@@ -467,77 +513,86 @@ def _open_gzip(path: Path) -> Any:
 
 def _lines(
     path: Path,
-    gzip_by_name: bool,
+    gzipped: bool,
     huge_ints: bool,
+    reader: Any,
     inflate: Callable[[Path], Iterable[bytes]] | None = None,
 ) -> Iterator[tuple[int, bytes, bool]]:
     """The lines of a text file as the official scorers see them, numbered from 1, without
     their line end: split at ``\\n``, ``\\r\\n`` and a lone ``\\r`` (universal newlines; JSON
-    text holds no raw ``\\r`` inside a value). With each, whether orjson reads it exactly (no
-    integer of 20 digits in it): a plain file is searched once, a gzip file line by line."""
-    if gzip_by_name and ".gz" in path.name:
-        exact = None if huge_ints else True
-        if inflate is not None:
-            yield from _split(_chunk_lines(inflate(path)), exact)
-            return
-        with _open_gzip(path) as raw:
-            yield from _split(raw, exact)
+    text holds no raw ``\\r`` inside a value), by the scorer's ``reader``, which refuses a line
+    longer than its limit or holding a NUL byte (``ValueError``) as soon as it is met. With
+    each, whether orjson reads it exactly (no integer of 20 digits in it)."""
+    if gzipped:
+        chunks = inflate(path) if inflate is not None else _gzip_chunks(path)
     else:
-        data = path.read_bytes()
-        lines = data.split(b"\n")
-        if lines[-1] == b"":  # the end of the last line, or an empty file
-            lines.pop()
-        yield from _split(lines, not huge_ints or not _has_long_int(data))
+        chunks = _file_chunks(path)
+    for number, data, start, end in reader.iter_lines(chunks, True, path):
+        line = data[start:end]
+        yield number, line, not huge_ints or not _has_long_int(line)
 
 
-def _chunk_lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
-    """The lines of a binary file given in chunks, as iterating over the file gives them (each
-    ended by ``\\n``, which is dropped; the last one may have none)."""
-    pending: list[bytes] = []  # the unfinished line, in pieces
-    for chunk in chunks:
-        start = 0
-        while (end := chunk.find(b"\n", start)) != -1:
-            if pending:
-                pending.append(chunk[start:end])
-                yield b"".join(pending)
-                pending = []
-            else:
-                yield chunk[start:end]
-            start = end + 1
-        if start < len(chunk):
-            pending.append(chunk[start:])
-    if pending:
-        yield b"".join(pending)
+_CHUNK = 1 << 22  # bytes per read
 
 
-def _bulk(path: Path, huge_ints: bool) -> list[tuple[int, Any]] | None:
+def _file_chunks(path: Path) -> Iterator[bytes]:
+    with open(path, "rb") as f:
+        while chunk := f.read(_CHUNK):
+            yield chunk
+
+
+def _gzip_chunks(path: Path) -> Iterator[bytes]:
+    with _open_gzip(path) as raw:
+        while chunk := raw.read(_CHUNK):
+            yield chunk
+
+
+def _not_text(path: _PathLike, gzipped: bool, reader: Any) -> str | None:
+    """The sentence naming a file that is not UTF-8 text as a whole (UTF-16, gzip not read as
+    gzip, a byte order mark; ``taskeval.mistakes.not_text``), or None."""
+    from .mistakes import not_text
+
+    with open(path, "rb") as f:
+        head = f.read(4)
+    return not_text(head, reader._file_mistake, gzipped=gzipped)
+
+
+def _refused_line(path: _PathLike, error: ValueError) -> tuple[int | None, str]:
+    """The line and the message of the reader's ``"<path>, line <n>: <what>"``."""
+    message = str(error)
+    head = f"{os.fspath(path)}, line "
+    if message.startswith(head):
+        number, _, what = message[len(head) :].partition(": ")
+        if number.isdigit():
+            return int(number), what
+    return None, message
+
+
+def _bulk(path: Path, huge_ints: bool, limit: int) -> list[tuple[int, Any]] | None:
     """Every line of a plain file read by orjson in one pass, or None (then line by line, for
-    the problems): for a file of ``\\n``-ended lines that orjson reads exactly, all JSON."""
+    the problems): for a regular file of ``\\n``-ended lines, none longer than ``limit`` bytes,
+    that orjson reads exactly, all JSON. (A device or a pipe is never read whole.)"""
     try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode) or info.st_size < _SMALL:
+            return None  # a small file: read line by line with json (orjson not imported)
+        fast = _fast_parser()
+        if fast is None:
+            return None
         data = path.read_bytes()
     except OSError:
-        return None
-    fast = _fast_parser() if len(data) >= _SMALL else None
-    if fast is None:  # a small file: read line by line with json (orjson not imported)
         return None
     if b"\r" in data or (huge_ints and _has_long_int(data)):
         return None
     lines = data.split(b"\n")
     if lines[-1] == b"":
         lines.pop()
+    if max(map(len, lines), default=0) > limit:
+        return None
     try:
         return list(enumerate(map(fast, lines), 1))
     except ValueError:  # a blank line or one that is not JSON: reported line by line
         return None
-
-
-def _split(lines: Any, exact: bool | None) -> Iterator[tuple[int, bytes, bool]]:
-    number = 0
-    for line in lines:
-        line = line.rstrip(b"\n").removesuffix(b"\r")
-        for part in line.split(b"\r") if b"\r" in line else (line,):
-            number += 1
-            yield number, part, exact if exact is not None else not _has_long_int(part)
 
 
 _SMALL = 1 << 20  # bytes: below this, importing orjson costs more than it saves
@@ -608,7 +663,7 @@ def check(
     for path in (files.predictions, *files.inputs, *filter(None, [files.references])):
         if not path.exists():
             raise ValueError(f"{path}: no such file or folder")
-    collector = Collector(files)
+    collector = Collector(files, _jsonl_reader(name))
     # Reading makes many long-lived objects and no cycles: the collector's passes over them
     # would cost more than the checks.
     collecting = gc.isenabled()
@@ -618,8 +673,25 @@ def check(
     finally:
         if collecting:
             gc.enable()
+    if collector.whole_file:  # a file that is not JSON Lines: the rest follows from it
+        problems = [
+            Problem(ERROR, file, 1, None, None, sentence)
+            for file, sentence in collector.whole_file.items()
+        ]
+        return Report(name, files, _hinted(problems, name, files), 0)
     problems = _in_file_order(collector.problems)
     return Report(name, files, _hinted(problems, name, files), collector.rows)
+
+
+def _jsonl_reader(name: str) -> Any:
+    """The metric's JSON Lines reader (its folder's ``jsonl``), or None for a metric without
+    one (its check reads no JSON Lines)."""
+    from .registry import metric_module
+
+    try:
+        return metric_module(name, "jsonl")
+    except ImportError:
+        return None
 
 
 def _hinted(problems: list[Problem], name: str, files: CheckFiles) -> list[Problem]:

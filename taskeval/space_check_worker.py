@@ -9,6 +9,8 @@ messages are (``space_worker.user_message``). Imports no gradio.
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -48,6 +50,23 @@ def _uploaded(task: dict) -> Iterator[tuple[str, str]]:
             yield from uploaded_files(path, task["names"])
 
 
+@contextlib.contextmanager
+def _line_limit(limits: Limits) -> Iterator[None]:
+    """The readers' line limit (``TASKEVAL_MAX_LINE_BYTES``) held at the one the page states
+    while the check reads: a worker process starts with it set, a check run in the server's
+    own process (no workers) is held to it too."""
+    name = "TASKEVAL_MAX_LINE_BYTES"
+    before = os.environ.get(name)
+    os.environ[name] = str(limits.line_bytes)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = before
+
+
 def run_check(task: dict, limits: Limits | None = None) -> dict[str, Any]:
     """One Check request: ``{"summary", "problems", "report", "ok"}`` or ``{"error": message}``.
 
@@ -67,7 +86,8 @@ def run_check(task: dict, limits: Limits | None = None) -> dict[str, Any]:
     try:
         for path, name in _uploaded(task):
             check_file(path, name, _gzipped(path, name), limits)
-        report = check(task["metric"], task["predictions"], task["inputs"], task["references"])
+        with _line_limit(limits):
+            report = check(task["metric"], task["predictions"], task["inputs"], task["references"])
         summary = report.summary()
         listed = format_report(report, limit=SHOWN).removesuffix(summary).rstrip("\n")
         problems = "\n".join(named(line) for line in listed.split("\n")) if listed else ""

@@ -1,11 +1,9 @@
 """The shortcuts ``taskeval check`` takes on big files give what the plain ways give: a TyDi QA
-document's length walked escape by escape, the search for integers orjson may misread, a gzip
-file's lines from inflated chunks, and a plain ``taskeval check`` run without the command-line
-interface."""
+document's length walked escape by escape, the search for integers orjson may misread, and a
+plain ``taskeval check`` run without the command-line interface."""
 
 from __future__ import annotations
 
-import io
 import json
 import random
 import re
@@ -14,7 +12,7 @@ import pytest
 from test_check import tydi_prediction, write
 
 from taskeval._metrics.tydiqa.check import _counted, _measure
-from taskeval.check import _chunk_lines, _has_long_int
+from taskeval.check import _has_long_int
 from taskeval.entry import main as entry_main
 from taskeval.entry import plain_check_call
 
@@ -97,16 +95,6 @@ def test_long_integers_in_random_text():
     for _ in range(5000):
         text = bytes(rng.choice(b"0123456789- ,") for _ in range(rng.randint(0, 60)))
         assert _has_long_int(text) == bool(LONG_INT.search(text)), text
-
-
-def test_lines_of_chunks_are_the_lines_of_the_file():
-    rng = random.Random(5)
-    for _ in range(2000):
-        data = bytes(rng.choice(b"ab\n\r") for _ in range(rng.randint(0, 40)))
-        cuts = sorted(rng.sample(range(len(data) + 1), rng.randint(0, min(6, len(data) + 1))))
-        chunks = [data[i:j] for i, j in zip([0, *cuts], [*cuts, len(data)])]
-        expected = [x.removesuffix(b"\n") for x in io.BytesIO(data)]  # as a binary file reads
-        assert list(_chunk_lines(chunks)) == expected, (data, chunks)
 
 
 @pytest.mark.parametrize(

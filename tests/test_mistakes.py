@@ -257,9 +257,9 @@ CHECKS = [
         "tydiqa",
         TYDI_PREDS,
         TYDI_GOLD,
-        f"{TYDI_GOLD}:1: error: not JSON: 'utf-8' codec can't decode byte 0x8b in position 1: "
-        "invalid start byte. The predictions file looks like the gold references (it has "
-        f"'annotations'): {SWAP}",
+        # The whole file named once, in the reader's words, then the mistake behind it.
+        f"{TYDI_GOLD}:1: error: a gzip file, not JSON Lines text: decompress it first (gunzip). "
+        f"The predictions file looks like the gold references (it has 'annotations'): {SWAP}",
     ),
     (
         "scifact_sentence",

@@ -424,3 +424,25 @@ def test_compute_pressed_again_after_its_uploads_were_removed(uploads, in_proces
         "mine.jsonl: no longer on the server (uploads are removed once used): upload it again"
     )
     assert Path(references).exists()  # the example files are never removed
+
+
+def test_the_page_line_limit_and_whole_file_mistakes(uploads, in_process, monkeypatch):
+    """A line beyond the limit the page states is refused at its line, in the readers' words;
+    a file that is not JSON Lines as a whole is named once."""
+    spec = app_module("fever_score").SPEC
+    row = {"id": 1, "predicted_label": "REFUTES", "predicted_evidence": []}
+    long_row = {**row, "id": 2, "predicted_label": "x" * 2000}
+    monkeypatch.setattr(space._LIMITS, "line_bytes", 1000)
+    _, problems, _ = shown(check_submission(spec, uploads("p.jsonl", [row, long_row]), None, None))
+    assert problems.split("\n") == [
+        "p.jsonl:2: error: longer than 1,000 bytes (the limit, TASKEVAL_MAX_LINE_BYTES): is this "
+        "a JSON Lines file?"
+    ]
+    text = json.dumps(row) + "\n"
+    _, problems, _ = shown(
+        check_submission(spec, uploads("u.jsonl", text.encode("utf-16")), None, None)
+    )
+    assert problems == (
+        "u.jsonl:1: error: the file is UTF-16 text, not UTF-8: save it as UTF-8 (the official "
+        "scorer reads UTF-8)"
+    )

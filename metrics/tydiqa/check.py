@@ -381,7 +381,7 @@ def run(files: Any, report: Any) -> None:
     path = files.predictions
     # The predictions are checked while the inputs' reader waits for inflated data, into a
     # collector of their own: their problems then go first, as if checked first.
-    own = type(report)(report.files)
+    own = report.apart()
     predictions: list[tuple[int, tuple]] = []
     ids: list[tuple[int, Any]] = []
     steps = _prediction_steps(own, path, predictions, ids)
