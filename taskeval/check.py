@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from .messages import and_more, listed
 from .registry import contract as metric_contract
 
 __all__ = [
@@ -120,11 +121,11 @@ class Problem(_Fields):
         return where
 
     def text(self) -> str:
-        """One line: ``file:line: level: id X, field F: message``."""
+        """One line: ``file:line: level: id X, field F: message`` (each part there when known)."""
         about = []
         if self.id is not None:
             about.append(f"id {self.id!r}")
-        if self.field and f"field {self.field}" not in self.message:
+        if self.field:
             about.append(f"field {self.field}")
         head = f"{self.location()}: " if self.location() else ""
         return f"{head}{self.level}: " + (f"{', '.join(about)}: " if about else "") + self.message
@@ -212,9 +213,15 @@ def _plural(n: int, word: str) -> str:
 
 
 def _json_ready(problem: dict[str, Any]) -> dict[str, Any]:
+    """A problem's fields as plain JSON values: an id JSON cannot hold as its repr, the field's
+    leading name without the quotes the text puts around it (``'id'`` → ``id``,
+    ``'evidence'['30']`` → ``evidence['30']``)."""
     value = problem["id"]
     if value is not None and not isinstance(value, (str, int, float, bool)):
         problem["id"] = repr(value)
+    field = problem["field"]
+    if field and field.startswith("'") and (end := field.find("'", 1)) > 0:
+        problem["field"] = field[1:end] + field[end + 1 :]
     return problem
 
 
@@ -229,7 +236,7 @@ def format_report(report: Report, limit: int | None = None) -> str:
     shown = report.problems if limit is None else report.problems[:limit]
     lines = [p.text() for p in shown]
     if len(shown) < len(report.problems):
-        lines.append(f"... and {len(report.problems) - len(shown):,} more")
+        lines.append("..." + and_more(len(report.problems) - len(shown)))
     lines.append(report.summary())
     return "\n".join(lines)
 
@@ -265,6 +272,12 @@ class Collector:
 
             self._reader = importlib.import_module("taskeval._metrics._shared.jsonl")
         return self._reader
+
+    @staticmethod
+    def listed(numbers: Sequence[Any]) -> str:
+        """The first few of ``numbers`` (lines, ids) and how many more: ``"3, 7, 9, 12, 15 and 2
+        more"`` (``taskeval.messages.listed``)."""
+        return listed(numbers)
 
     def apart(self) -> Collector:
         """A collector for problems kept apart (to be put first, say): the same files, reader
@@ -320,7 +333,8 @@ class Collector:
         message = " ".join(str(error).split())
         message = _ROW_PREFIX.sub("", message, count=1)
         match = _FIELD.search(message)
-        self._add(level, message, file, line, id, match.group(1) if match else None)
+        field = match.group(1) if match else None
+        self._add(level, _without_field(message, field), file, line, id, field)
 
     def match_ids(
         self,
@@ -346,10 +360,23 @@ class Collector:
         ):
             return  # the same ids, once each, in the same order: nothing to report
         known = {_key(item_id) for _, item_id in expected}
+        # An id of the wrong type ("2" for 2) is that item's: said once, not also as missing.
+        by_text = {_text(i): (n, i) for n, i in reversed(expected) if _text(i) is not None}
         seen: dict[Any, int] = {}
         for number, item_id in predicted:
             key = _key(item_id)
-            if key not in known:
+            meant = by_text.get(_text(item_id)) if key not in known and by_text else None
+            if meant is not None and _key(meant[1]) not in seen:
+                self.error(
+                    f"is {_kind(item_id)} {item_id!r} where {expected_file} has "
+                    f"{_kind(meant[1])} {meant[1]!r} (line {meant[0]})",
+                    file=predicted_file,
+                    line=number,
+                    id=item_id,
+                    field="'id'",
+                )
+                seen[_key(meant[1])] = number
+            elif key not in known:
                 self.error(
                     f"is not {_a(what)} of {expected_file}",
                     file=predicted_file,
@@ -467,6 +494,18 @@ class Collector:
             self.error(message, file=path, line=number)
 
 
+def _without_field(message: str, field: str | None) -> str:
+    """A row error's message without the field it starts by naming (``field F must be ...``,
+    ``missing field F``): the problem's ``field`` names it, in front of every message alike."""
+    if field is None:
+        return message
+    for head, kept in ((f"field {field}", ""), (f"missing field {field}", "missing")):
+        if message.startswith(head):
+            rest = message[len(head) :].removeprefix(":").strip()
+            return f"{kept} {rest}".strip() if kept else rest or message
+    return message
+
+
 def _key(value: Any) -> Any:
     """An id as a dict key: ids are compared by value and type (``1`` is not ``"1"`` nor
     ``True``), and an unhashable one by its JSON text."""
@@ -478,6 +517,15 @@ def _key(value: Any) -> Any:
     except TypeError:
         return (kind, json.dumps(value, sort_keys=True, default=repr))
     return (kind, value)
+
+
+def _text(value: Any) -> str | None:
+    """An int or str id as text (``2`` and ``"2"`` alike), else None."""
+    return str(value) if type(value) in (int, str) else None
+
+
+def _kind(value: Any) -> str:
+    return {str: "the string", int: "the integer"}.get(type(value), f"a {type(value).__name__}")
 
 
 def _a(word: str) -> str:

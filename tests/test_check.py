@@ -476,7 +476,7 @@ def test_tydiqa_a_prediction_without_example_id_is_an_error(tmp_path, capsys):
     gold = examples / "gold.jsonl.gz"
     code = main(["check", "tydiqa", "--predictions", str(preds), "--references", str(gold)])
     assert code == 1
-    assert f"{preds}:2: error: missing field 'example_id'" in capsys.readouterr().out.splitlines()
+    assert f"{preds}:2: error: field 'example_id': missing" in capsys.readouterr().out.splitlines()
     with pytest.raises(ValueError, match=r"predictions.jsonl, line 2: missing field 'example_id'"):
         taskeval.score_files("tydiqa", references=gold, predictions=preds)
 

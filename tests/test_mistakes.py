@@ -243,7 +243,7 @@ CHECKS = [
         "fever_score",
         FEVER_PREDS,
         FEVER_GOLD,
-        f"{FEVER_GOLD}:1: error: id 0: missing field 'predicted_label'. {FEVER_AS_PREDS}: {SWAP}",
+        f"{FEVER_GOLD}:1: error: id 0, field 'predicted_label': missing. {FEVER_AS_PREDS}: {SWAP}",
     ),
     (
         "scifact_abstract",
@@ -280,7 +280,7 @@ CHECKS = [
         "fever_score",
         None,
         SCIFACT_PREDS,
-        f"{SCIFACT_PREDS}:1: error: id 1: missing field 'predicted_label'. The predictions file "
+        f"{SCIFACT_PREDS}:1: error: id 1, field 'predicted_label': missing. The predictions file "
         "looks like SciFact predictions (it has 'evidence' by document and no 'claim'), not a "
         "FEVER file.",
     ),

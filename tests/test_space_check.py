@@ -334,7 +334,7 @@ def test_long_messages_are_cut(uploads, in_process, monkeypatch):
     monkeypatch.setattr(space._LIMITS, "message_chars", 300)
     _, problems, report = shown(check_submission(spec, uploads("p.jsonl", [row]), None, None))
     (line,) = problems.split("\n")
-    assert line.startswith("p.jsonl:1: error: id 1: field 'predicted_evidence'[0] must be a")
+    assert line.startswith("p.jsonl:1: error: id 1, field 'predicted_evidence'[0]: must be a")
     shown_part, cut = line.rsplit("… (", 1)
     assert len(shown_part) == 300 and cut.endswith(" more characters)")
     assert report["problems"][0]["message"].endswith(" more characters)")

@@ -45,8 +45,6 @@ from .scoring import span_problem
 # The official label vocabularies (the same names, in the same order, as the Hub dataset's).
 KEYPHRASE_LABELS, RELATION_LABELS = HUB_ENTITY_LABELS, HUB_RELATION_LABELS
 
-_SHOWN = 5
-
 
 def _lines(report: Any, path: Path) -> list[str] | None:
     """The physical lines of a file, as the official tool iterates them (universal newlines)."""
@@ -194,7 +192,7 @@ def _keyphrases(report: Any, path: Path, sentences: _Sentences) -> dict[int, int
     if mismatched:
         report.warning(
             f"the TEXT of {len(mismatched):,} key phrase{'s' if len(mismatched) > 1 else ''} is "
-            f"not the text its offsets cover (lines {_shown(mismatched)}): the scorer reads only the "
+            f"not the text its offsets cover (lines {report.listed(mismatched)}): the scorer reads only the "
             f"offsets, so these are likely off",
             file=path,
             line=mismatched[0],
@@ -202,11 +200,6 @@ def _keyphrases(report: Any, path: Path, sentences: _Sentences) -> dict[int, int
         )
     report.rows += len(lines or [])
     return located
-
-
-def _shown(numbers: list[int]) -> str:
-    shown = ", ".join(map(str, numbers[:_SHOWN]))
-    return shown + (f" and {len(numbers) - _SHOWN:,} more" if len(numbers) > _SHOWN else "")
 
 
 def _relations(report: Any, path: Path, located: dict[int, int], a_path: Path) -> None:
@@ -259,7 +252,7 @@ def _relations(report: Any, path: Path, located: dict[int, int], a_path: Path) -
         if numbers:
             report.warning(
                 f"{len(numbers):,} relation{'s' if len(numbers) > 1 else ''}: each {what} (lines "
-                f"{_shown(numbers)})",
+                f"{report.listed(numbers)})",
                 file=path,
                 line=numbers[0],
             )

@@ -32,13 +32,7 @@ from .rows import (
 from .rules import DEFAULT_MAX_EVIDENCE, NOT_ENOUGH_INFO
 
 LABELS = ("SUPPORTS", "REFUTES", NOT_ENOUGH_INFO)
-_SHOWN = 5  # lines named in a warning about many rows
 _FEW = 10  # below this many predictions, one label for all or no evidence at all is no sign
-
-
-def _lines(numbers: Sequence[int]) -> str:
-    shown = ", ".join(map(str, numbers[:_SHOWN]))
-    return shown + (f" and {len(numbers) - _SHOWN:,} more" if len(numbers) > _SHOWN else "")
 
 
 def _plain_columns(values: list[dict]) -> tuple[list, list] | None:
@@ -240,7 +234,7 @@ def _warnings(report: Any, path: Any, scored: list[tuple[int, str, list]]) -> No
         report.warning(
             f"{len(longer):,} {'predictions list' if len(longer) > 1 else 'prediction lists'} "
             f"more than {DEFAULT_MAX_EVIDENCE} evidence sentences (line{'s' if len(longer) > 1 else ''} "
-            f"{_lines(longer)}): the scorer counts only the first "
+            f"{report.listed(longer)}): the scorer counts only the first "
             f"{DEFAULT_MAX_EVIDENCE} and drops the others silently",
             file=path,
             line=longer[0],

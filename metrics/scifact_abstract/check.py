@@ -22,13 +22,7 @@ from typing import Any
 from .rows import check_predictions, check_references
 from .scoring import MIN_SENTENCE_CAP
 
-_SHOWN = 5  # lines named in a warning about many rows
 _FEW = 10  # below this many predictions, one label for all or no evidence at all is no sign
-
-
-def _lines(numbers: list[int]) -> str:
-    shown = ", ".join(map(str, numbers[:_SHOWN]))
-    return shown + (f" and {len(numbers) - _SHOWN:,} more" if len(numbers) > _SHOWN else "")
 
 
 def _count(lines: list, one: str, many: str) -> str:
@@ -171,7 +165,7 @@ def _warnings(report: Any, path: Any, rows: list) -> None:
     if long_lists:
         report.warning(
             f"{_count(long_lists, 'line predicts', 'lines predict')} more than "
-            f"{MIN_SENTENCE_CAP} sentences for an abstract (lines {_lines(long_lists)}): the "
+            f"{MIN_SENTENCE_CAP} sentences for an abstract (lines {report.listed(long_lists)}): the "
             f"abstract-level rationalized score reads only the first {MIN_SENTENCE_CAP}, in the "
             f"order given, and drops the others silently",
             file=path,
@@ -181,7 +175,7 @@ def _warnings(report: Any, path: Any, rows: list) -> None:
     if repeated:
         report.warning(
             f"{_count(repeated, 'line lists', 'lines list')} a sentence twice for "
-            f"an abstract (lines {_lines(repeated)}): the repeat takes one of the first "
+            f"an abstract (lines {report.listed(repeated)}): the repeat takes one of the first "
             f"{MIN_SENTENCE_CAP} places the abstract level reads",
             file=path,
             line=repeated[0],

@@ -29,7 +29,6 @@ from .rows import normalize_prediction, normalize_reference
 _SCORE_FIELDS = ("passage_answer_score", "minimal_answer_score")
 _FEW = 10  # below this many predictions, no answer at all is no sign
 _IDLE_LINES = 256  # prediction lines checked each time the inputs' reader waits for data
-_SHOWN = 5  # lines named in a warning about many rows
 
 
 try:
