@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import taskeval
-from taskeval.check import Report
+from taskeval.check import Report, format_report
 from taskeval.export import spaces_root
 
 DATA = Path(__file__).resolve().parent / "data" / "tydiqa_goldp"
@@ -80,7 +80,10 @@ def test_every_problem_at_its_id_and_field(tmp_path):
         ("error", "questions.json", "english-4-0", "'id'"),
     }
     assert report.rows == 5 and not report.ok
-    assert all(p.line is None for p in report.problems)  # one JSON object: no line to give
+    # Written on one line (json.dump's way): every id is on line 1; the questions' ids have
+    # no line (found deep inside the SQuAD layout).
+    lines = {(Path(p.file).name, p.line) for p in report.problems}
+    assert lines == {("predictions.json", 1), ("questions.json", None)}
     # The gold instead of the inputs: the same problems, the missing question in the gold.
     gold = squad(tmp_path / "gold.json", PARAGRAPHS)
     by_gold = {
@@ -212,3 +215,22 @@ def test_an_empty_object(tmp_path):
     report = taskeval.check("tydiqa_goldp", empty)
     assert found(report) == {("error", "predictions.json", None, None)}
     assert "has no prediction" in report.problems[0].message
+
+
+def test_each_prediction_problem_at_the_line_of_its_id(tmp_path):
+    """An indented predictions file: each id's problems at the line the id is on (a repeated
+    key: its last line, the value json keeps)."""
+    questions = squad(tmp_path / "questions.json", PARAGRAPHS, answers=False)
+    text = (
+        '{\n  "finnish-1-0": "Helsinki",\n  "finnish-2-0": 3,\n  "arabic-3-0":\n    "Kairo",\n'
+        '  "thai-5-0": "x", "arabic-9-0": "Cairo",\n  "finnish-2-0": [\n 4\n],\n'
+        '  "english-4-0": "the Nile"\n}\n'
+    )
+    preds = predict(tmp_path / "predictions.json", text)
+    report = taskeval.check("tydiqa_goldp", preds, inputs=questions)
+    assert {(p.id, p.field, p.line) for p in report.problems} == {
+        ("finnish-2-0", "answer", 7),
+        ("arabic-3-0", "answer", 4),
+        ("thai-5-0", "'id'", 6),
+        ("arabic-9-0", "'id'", 6),
+    }, format_report(report)

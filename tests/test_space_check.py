@@ -213,7 +213,7 @@ CRAFTED = {
         "tydiqa_goldp my_run.json: 1 error, 0 warnings in 2 predictions: the scorer would fail on "
         "it or score it other than meant",
         [
-            "my_run.json: error: id 'finnish-2-0', field 'id': is not a question of gold.json: the "
+            "my_run.json:1: error: id 'finnish-2-0', field 'id': is not a question of gold.json: the "
             "scorer ignores it"
         ],
     ),

@@ -2,8 +2,8 @@
 scored.
 
 Reached only through ``contract.py`` (evaluate never loads it). The predictions are one JSON
-object ``{id: answer text}``: its problems have no line, only the id and the field (``'id'`` for
-the key, ``answer`` for the value). The ids and answers are held to the metric's own checks
+object ``{id: answer text}``: its problems are at the line of their id (``_key_lines``), with
+the field (``'id'`` for the key, ``answer`` for the value). The ids and answers are held to the metric's own checks
 (``rows.prediction_of``, ``scoring.language_of``); the gold to its reader and row checks
 (``inputs.read_gold``, ``rows.reference_of``).
 
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from typing import Any
 
 from .inputs import _load, gold_files, read_gold
@@ -47,9 +48,45 @@ def _jsonl_hint(path: Any) -> str:
     )
 
 
-def _predictions(report: Any, path: Any) -> tuple[dict[str, None], dict[str, str]] | None:
-    """The ids the metric takes, and the answers it takes by id; each refused id or answer
-    reported. None when the file is not a JSON object."""
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _key_lines(path: Any) -> dict[str, int]:
+    """The line of each key of the JSON object in ``path`` (of its last occurrence: json keeps
+    the last value of a repeated key); as far as it reads, for a file that is not one."""
+    from json.decoder import scanstring
+
+    lines: dict[str, int] = {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        decoder, line, counted = json.JSONDecoder(), 1, 0
+        i = _SPACE.match(text).end()
+        if text[i : i + 1] != "{":
+            return lines
+        i = _SPACE.match(text, i + 1).end()
+        while text[i : i + 1] == '"':
+            line, counted = line + text.count("\n", counted, i), i
+            key, i = scanstring(text, i + 1)
+            lines[key] = line
+            i = _SPACE.match(text, i).end()
+            if text[i : i + 1] != ":":
+                break
+            i = decoder.raw_decode(text, _SPACE.match(text, i + 1).end())[1]
+            i = _SPACE.match(text, i).end()
+            if text[i : i + 1] != ",":
+                break
+            i = _SPACE.match(text, i + 1).end()
+    except (OSError, ValueError, RecursionError):
+        pass
+    return lines
+
+
+def _predictions(
+    report: Any, path: Any
+) -> tuple[dict[str, None], dict[str, str], dict[str, int]] | None:
+    """The ids the metric takes, the answers it takes by id and the line of each id; each refused
+    id or answer reported. None when the file is not a JSON object."""
     try:
         value = _load(path, "predictions file")
     except ValueError as e:
@@ -64,13 +101,15 @@ def _predictions(report: Any, path: Any) -> tuple[dict[str, None], dict[str, str
         )
         return None
     report.rows = len(value)
+    lines = _key_lines(path)
     ids: dict[str, None] = {}  # a set in file order: the problems come out in that order
     answers = {}
     for index, (key, answer) in enumerate(value.items()):
+        line = lines.get(key)
         try:
             prediction_of({"id": key, "prediction_text": ""}, index)
         except ValueError as e:
-            report.refused(e, file=path, id=key)
+            report.refused(e, file=path, line=line, id=key)
             continue
         ids[key] = None
         try:
@@ -80,12 +119,13 @@ def _predictions(report: Any, path: Any) -> tuple[dict[str, None], dict[str, str
                 f"must be a string, got {answer!r:.80}: the SQuAD script normalises every "
                 f"answer as text",
                 file=path,
+                line=line,
                 id=key,
                 field="answer",
             )
             continue
         answers[key] = answer
-    return ids, answers
+    return ids, answers, lines
 
 
 def _layout(report: Any, path: str) -> list[_Question] | None:
@@ -160,7 +200,13 @@ def _gold_rows(report: Any, path: str) -> None:
             report.refused(e, file=path, id=row["id"])
 
 
-def _match(report: Any, path: Any, answers: dict[str, None], questions: list[_Question]) -> None:
+def _match(
+    report: Any,
+    path: Any,
+    answers: dict[str, None],
+    questions: list[_Question],
+    lines: dict[str, int],
+) -> None:
     """Each prediction answers a question, and each question has a prediction (the SQuAD
     script scores a question without one 0, and ignores a prediction for no question)."""
     known = {question_id for _, question_id, _ in questions if isinstance(question_id, str)}
@@ -171,6 +217,7 @@ def _match(report: Any, path: Any, answers: dict[str, None], questions: list[_Qu
             report.error(
                 f"is not a question of {where}: the scorer ignores it",
                 file=path,
+                line=lines.get(key),
                 id=key,
                 field="'id'",
             )
@@ -185,7 +232,13 @@ def _match(report: Any, path: Any, answers: dict[str, None], questions: list[_Qu
         )
 
 
-def _warnings(report: Any, path: Any, answers: dict[str, str], questions: list[_Question]) -> None:
+def _warnings(
+    report: Any,
+    path: Any,
+    answers: dict[str, str],
+    questions: list[_Question],
+    lines: dict[str, int],
+) -> None:
     if answers and not any(answer.strip() for answer in answers.values()):
         report.warning("every answer is empty: each question scores 0", file=path, field="answer")
     contexts = {qid: context for _, qid, context in questions if isinstance(context, str)}
@@ -196,6 +249,7 @@ def _warnings(report: Any, path: Any, answers: dict[str, str], questions: list[_
                 "does not occur in the question's context: GoldP answers are spans of it (a "
                 "post-processing mistake?)",
                 file=path,
+                line=lines.get(key),
                 id=key,
                 field="answer",
             )
@@ -217,13 +271,13 @@ def run(files: Any, report: Any) -> None:
     gold, gold_read = _questions(report, filter(None, [files.references]), gold=True)
     if predicted is None:
         return
-    ids, answers = predicted
+    ids, answers, lines = predicted
     if report.rows == 0:
         report.error("has no prediction: the scores are means over questions", file=path)
     # The predictions are held to the inputs, else to the gold; not to files that could not be
     # read, against which every id would be reported.
     if files.inputs and inputs_read:
-        _match(report, path, ids, inputs)
+        _match(report, path, ids, inputs, lines)
     elif not files.inputs and files.references is not None and gold_read:
-        _match(report, path, ids, gold)
-    _warnings(report, path, answers, inputs + gold)
+        _match(report, path, ids, gold, lines)
+    _warnings(report, path, answers, inputs + gold, lines)
