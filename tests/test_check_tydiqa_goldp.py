@@ -80,10 +80,9 @@ def test_every_problem_at_its_id_and_field(tmp_path):
         ("error", "questions.json", "english-4-0", "'id'"),
     }
     assert report.rows == 5 and not report.ok
-    # Written on one line (json.dump's way): every id is on line 1; the questions' ids have
-    # no line (found deep inside the SQuAD layout).
+    # Written on one line (json.dump's way): every id is on line 1.
     lines = {(Path(p.file).name, p.line) for p in report.problems}
-    assert lines == {("predictions.json", 1), ("questions.json", None)}
+    assert lines == {("predictions.json", 1), ("questions.json", 1)}
     # The gold instead of the inputs: the same problems, the missing question in the gold.
     gold = squad(tmp_path / "gold.json", PARAGRAPHS)
     by_gold = {
@@ -234,3 +233,17 @@ def test_each_prediction_problem_at_the_line_of_its_id(tmp_path):
         ("thai-5-0", "'id'", 6),
         ("arabic-9-0", "'id'", 6),
     }, format_report(report)
+
+
+def test_a_question_without_prediction_at_the_line_of_its_id(tmp_path):
+    questions = squad(tmp_path / "questions.json", PARAGRAPHS, answers=False)
+    text = json.dumps(json.loads(questions.read_text(encoding="utf-8")), indent=1)
+    questions.write_text(text, encoding="utf-8")
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if '"english-4-0"' in t)
+    preds = predict(
+        tmp_path / "predictions.json",
+        {"finnish-1-0": "Helsinki", "finnish-2-0": "Suomen", "arabic-3-0": "Cairo"},
+    )
+    report = taskeval.check("tydiqa_goldp", preds, inputs=questions)
+    assert [(p.id, p.line) for p in report.problems] == [("english-4-0", line)]
+    assert line > 1

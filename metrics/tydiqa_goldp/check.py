@@ -3,7 +3,8 @@ scored.
 
 Reached only through ``contract.py`` (evaluate never loads it). The predictions are one JSON
 object ``{id: answer text}``: its problems are at the line of their id (``_key_lines``), with
-the field (``'id'`` for the key, ``answer`` for the value). The ids and answers are held to the metric's own checks
+the field (``'id'`` for the key, ``answer`` for the value); a question's at the line of its id in
+the SQuAD-layout file (``_id_lines``). The ids and answers are held to the metric's own checks
 (``rows.prediction_of``, ``scoring.language_of``); the gold to its reader and row checks
 (``inputs.read_gold``, ``rows.reference_of``).
 
@@ -24,8 +25,8 @@ from .inputs import _load, gold_files, read_gold
 from .rows import prediction_of, reference_of
 from .scoring import AVERAGED, language_of
 
-# A question: (file, id, its paragraph's context or None).
-_Question = tuple[str, Any, Any]
+# A question: (file, id, its paragraph's context or None, the line of its id or None).
+_Question = tuple[str, Any, Any, int | None]
 
 
 def _unreadable(report: Any, path: Any, error: ValueError) -> None:
@@ -79,6 +80,28 @@ def _key_lines(path: Any) -> dict[str, int]:
             i = _SPACE.match(text, i + 1).end()
     except (OSError, ValueError, RecursionError):
         pass
+    return lines
+
+
+# A question's id in the SQuAD layout: "id": "<text>" (a quote inside a string is escaped).
+_QUESTION_ID = re.compile(r'"id"[ \t\n\r]*:[ \t\n\r]*("(?:[^"\\]|\\.)*")')
+
+
+def _id_lines(path: Any) -> dict[str, int]:
+    """The line of each question id of a SQuAD-layout file (its first occurrence)."""
+    lines: dict[str, int] = {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, ValueError):
+        return lines
+    line, counted = 1, 0
+    for match in _QUESTION_ID.finditer(text):
+        line, counted = line + text.count("\n", counted, match.start()), match.start()
+        try:
+            lines.setdefault(json.loads(match.group(1)), line)
+        except ValueError:
+            continue
     return lines
 
 
@@ -140,7 +163,7 @@ def _layout(report: Any, path: str) -> list[_Question] | None:
     if not isinstance(data, list):
         report.error("expected a SQuAD 1.1 JSON object with a 'data' list", file=path)
         return None
-    questions = []
+    questions, lines = [], _id_lines(path)
     for i, article in enumerate(data):
         paragraphs = article.get("paragraphs") if isinstance(article, dict) else None
         if not isinstance(paragraphs, list):
@@ -161,7 +184,9 @@ def _layout(report: Any, path: str) -> list[_Question] | None:
                         "expected a question with an 'id'", file=path, field=f"{where}.qas[{k}]"
                     )
                     continue
-                questions.append((path, qa["id"], context))
+                question_id = qa["id"]
+                line = lines.get(question_id) if isinstance(question_id, str) else None
+                questions.append((path, question_id, context, line))
     return questions
 
 
@@ -193,11 +218,14 @@ def _gold_rows(report: Any, path: str) -> None:
     except ValueError as e:
         _unreadable(report, path, e)
         return
+    lines = None  # read on the first refusal
     for index, row in enumerate(rows):
         try:
             reference_of(row, index)
         except ValueError as e:
-            report.refused(e, file=path, id=row["id"])
+            lines = _id_lines(path) if lines is None else lines
+            line = lines.get(row["id"]) if isinstance(row["id"], str) else None
+            report.refused(e, file=path, line=line, id=row["id"])
 
 
 def _match(
@@ -209,8 +237,8 @@ def _match(
 ) -> None:
     """Each prediction answers a question, and each question has a prediction (the SQuAD
     script scores a question without one 0, and ignores a prediction for no question)."""
-    known = {question_id for _, question_id, _ in questions if isinstance(question_id, str)}
-    names = sorted({file for file, _, _ in questions})
+    known = {question_id for _, question_id, *_ in questions if isinstance(question_id, str)}
+    names = sorted({file for file, *_ in questions})
     where = names[0] if len(names) == 1 else f"{len(names)} files"
     for key in answers:
         if key not in known:
@@ -221,12 +249,13 @@ def _match(
                 id=key,
                 field="'id'",
             )
-    missing = [(file, qid) for file, qid, _ in questions if qid not in answers]
-    for file, question_id in missing:
+    missing = [(file, qid, line) for file, qid, _, line in questions if qid not in answers]
+    for file, question_id, line in missing:
         report.error(
             f"has no prediction ({len(missing):,} of {len(questions):,} questions have none): "
             f"the scorer counts it 0",
             file=file,
+            line=line,
             id=question_id,
             field="'id'",
         )
@@ -241,7 +270,7 @@ def _warnings(
 ) -> None:
     if answers and not any(answer.strip() for answer in answers.values()):
         report.warning("every answer is empty: each question scores 0", file=path, field="answer")
-    contexts = {qid: context for _, qid, context in questions if isinstance(context, str)}
+    contexts = {qid: context for _, qid, context, _ in questions if isinstance(context, str)}
     for key, answer in answers.items():
         context = contexts.get(key)
         if context is not None and answer.strip() and answer.strip() not in context:
