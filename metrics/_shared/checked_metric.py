@@ -17,7 +17,9 @@ inputs with the same messages and give the same numbers, and no datasets or pyar
 the user. A refused call adds nothing: later calls number rows and score as if it never happened.
 """
 
+import gc
 import re
+from contextlib import contextmanager
 
 # --- Strings that Arrow cannot store -------------------------------------------------------------
 # A Python str may hold a lone surrogate ("\ud800": an escaped one is valid JSON, and the official
@@ -101,6 +103,20 @@ def _restored_rows(rows: list) -> list:
     return _with_strings(rows, _restored) if _any_string(rows, _marked) else rows
 
 
+@contextmanager
+def _collector_paused():
+    """Pause the cyclic garbage collector while rows are checked, stored and read back: they make
+    many small objects and no cycles, and with big inputs alive its repeated passes over them
+    cost several times the work itself."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 # --- The mixin -----------------------------------------------------------------------------------
 
 
@@ -150,7 +166,8 @@ class CheckedRows:
         start = self._escaped_from()
         if start is None:
             try:
-                return super().compute(**kwargs)
+                with _collector_paused():
+                    return super().compute(**kwargs)
             finally:
                 self._rows_added = 0
         own = self.__dict__.get("_compute")  # this instance's own _compute, if any (a test's)
@@ -166,7 +183,8 @@ class CheckedRows:
 
         self._compute = restoring_compute
         try:
-            return super().compute(**kwargs)
+            with _collector_paused():
+                return super().compute(**kwargs)
         finally:
             if own is None:
                 del self._compute
@@ -200,21 +218,31 @@ class CheckedRows:
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Add a batch of predictions and references (checked first; see the class docs)."""
         _require_both("add_batch()", ("predictions", "references"), (predictions, references))
-        predictions, references = self._checked_rows(predictions, references, self._rows_added)
-        if self._escaped_from() is None:
-            try:
-                super().add_batch(predictions=predictions, references=references, **kwargs)
-            except UnicodeEncodeError:  # a lone surrogate: nothing of the batch was written
-                self._escaping_from = self._rows_added
-            else:
-                self._rows_added += len(predictions)
-                return
-        super().add_batch(
-            predictions=_stored_escaped(predictions),
-            references=_stored_escaped(references),
-            **kwargs,
-        )
+        with _collector_paused():
+            predictions, references = self._checked_rows(predictions, references, self._rows_added)
+            if self._escaped_from() is None:
+                try:
+                    self._store(predictions, references, kwargs)
+                except UnicodeEncodeError:  # a lone surrogate: nothing of the batch was written
+                    self._escaping_from = self._rows_added
+                else:
+                    self._rows_added += len(predictions)
+                    return
+            self._store(_stored_escaped(predictions), _stored_escaped(references), kwargs)
         self._rows_added += len(predictions)
+
+    def _store(self, predictions, references, kwargs):
+        """Write checked rows to evaluate's Arrow cache as evaluate's add_batch() would, without
+        its encoding: checked rows are already the plain values the features hold, which that
+        encoding (a Python call per value) would hand on unchanged."""
+        if kwargs:  # evaluate names the inputs it does not take
+            super().add_batch(predictions=predictions, references=references, **kwargs)
+            return
+        batch = {"predictions": predictions, "references": references}
+        if self.writer is None:
+            self.selected_feature_format = self._infer_feature_from_batch(batch)
+            self._init_writer()
+        self.writer.write_batch(batch)
 
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Add one prediction and its reference (checked first; see the class docs)."""
