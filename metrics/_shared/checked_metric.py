@@ -18,6 +18,7 @@ the user. A refused call adds nothing: later calls number rows and score as if i
 """
 
 import gc
+import os
 import re
 from contextlib import contextmanager
 
@@ -192,6 +193,34 @@ class CheckedRows:
                 self._compute = own
             self._rows_added = 0
             self._escaping_from = None
+
+    def _finalize(self):
+        """evaluate's gathering of every process's cache file, with a file that a process never
+        finished (it was killed, or stopped, before its compute()) named as such, not by the
+        Arrow reader's message about a stream."""
+        import pyarrow as pa
+
+        try:
+            super()._finalize()
+        except pa.ArrowInvalid:
+            raise ValueError(self._unfinished_files()) from None
+
+    def _unfinished_files(self) -> str:
+        import pyarrow as pa
+
+        unfinished = []
+        for process_id in range(self.num_process):
+            name = f"{self.experiment_id}-{self.num_process}-{process_id}.arrow"
+            try:
+                with pa.memory_map(os.path.join(self.data_dir, name)) as source:
+                    pa.ipc.open_stream(source).read_all()
+            except (OSError, pa.ArrowInvalid):
+                unfinished.append(f"process {process_id} ({name})")
+        return (
+            f"{self.name}: the cache file of {', '.join(unfinished) or 'a process'} in "
+            f"{self.data_dir} is unfinished: that process stopped (killed or failed) before its "
+            "compute(); run every process again"
+        )
 
     def _check_options(self, options):
         """Refuse an option ``_compute`` does not take, or a value it would refuse, before any
