@@ -374,6 +374,8 @@ def _install_run(args: argparse.Namespace) -> int:
         paths = action(args.names or None, cache=args.cache)
     except OSError as e:
         raise DataError(_os_error(e)) from None
+    except ValueError as e:  # the environment places the cache nowhere usable
+        raise _UsageError(str(e)) from None
     _print("\n".join(map(str, paths)))
     return 0
 

@@ -130,3 +130,33 @@ def test_uninstall_keeps_a_metric_folder_holding_copies_it_did_not_write(metric_
     # Nothing installed: nothing removed, and no folder made.
     assert install.uninstall_metrics(["tydiqa"], cache=cache) == []
     assert not (script.parent.parent.parent / "evaluate-metric--tydiqa").exists()
+
+
+@pytest.mark.parametrize(
+    ("variable", "unset"),
+    [
+        ("HF_HOME", ["HF_MODULES_CACHE"]),
+        ("HF_MODULES_CACHE", []),
+        ("XDG_CACHE_HOME", ["HF_MODULES_CACHE", "HF_HOME"]),
+    ],
+)
+def test_install_refuses_an_empty_cache_variable_and_writes_nothing(
+    variable, unset, tmp_path, monkeypatch
+):
+    """A cache variable set to an empty string makes evaluate keep its modules in the current
+    folder: install says so instead of writing there."""
+    from harness import run_cli
+
+    for name in unset:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv(variable, "")
+    monkeypatch.chdir(tmp_path)
+    for argv in (["install"], ["install", "--uninstall"]):
+        code, out, err = run_cli(argv)
+        assert (code, out) == (2, ""), err
+        assert f"{variable} is set to an empty string" in err, err
+        assert err.count("\n") == 1, err
+    assert list(tmp_path.iterdir()) == []
+    # A folder given on the command line is used as it is.
+    code, _, err = run_cli(["install", "fever_score", "--cache", str(tmp_path / "given")])
+    assert code == 0, err
