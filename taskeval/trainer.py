@@ -50,6 +50,17 @@ def _per_row(outputs: Any, n: int) -> list[Any]:
     return list(outputs)
 
 
+def _batch_by_batch(label_ids: Any, names: int) -> bool:
+    """Whether the labels come as a list of batches (``eval_do_concat_batches=False``): each item
+    is one batch's labels (a tuple of arrays for several label names), not one label array."""
+    if not isinstance(label_ids, list) or not label_ids:
+        return False
+    first = label_ids[0]
+    if names > 1:
+        return isinstance(first, (tuple, list))
+    return isinstance(first, (tuple, list)) or getattr(first, "ndim", 0) >= 1
+
+
 def _row_ids(label_ids: Any, label_names: Sequence[str], id_column: str) -> np.ndarray:
     """The row-id column among what the Trainer returns as labels."""
     if id_column not in label_names:
@@ -59,6 +70,13 @@ def _row_ids(label_ids: Any, label_names: Sequence[str], id_column: str) -> np.n
             f"the Trainer returned no labels: the evaluated dataset needs the column "
             f"{id_column!r}, and TrainingArguments(label_names=...) must list it "
             f"(label_names={list(label_names)!r} here)"
+        )
+    if _batch_by_batch(label_ids, len(label_names)):
+        raise ValueError(
+            f"the Trainer handed the labels batch by batch ({len(label_ids)} batches), as "
+            f"TrainingArguments(eval_do_concat_batches=False) makes it do: leave "
+            f"eval_do_concat_batches=True (the default), or set batch_eval_metrics=True to score "
+            f"batch by batch"
         )
     if len(label_names) > 1:
         if not isinstance(label_ids, (tuple, list)) or len(label_ids) != len(label_names):
