@@ -388,7 +388,7 @@ def _export_setup(parser: argparse.ArgumentParser) -> None:
 
 def _export_run(args: argparse.Namespace) -> int:
     from .api import metric_names
-    from .export import export
+    from .export import export, how_to_load
 
     try:
         metric_names(args.name)
@@ -401,6 +401,7 @@ def _export_run(args: argparse.Namespace) -> int:
     except OSError as e:
         raise DataError(_os_error(e)) from None
     _print("\n".join(map(str, paths)))
+    sys.stderr.write(f"taskeval export: {how_to_load(args.name, args.dir)}\n")
     return 0
 
 
