@@ -196,6 +196,16 @@ def _bootstrap_sums(a: SumAdapter, stats: list[np.ndarray], resamples: int, rng)
     return [{key: np.concatenate([p[key] for p in part]) for key in a.keys} for part in parts]
 
 
+def _swap_picks(swapped: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Approximate randomization's picks from a pool of two systems' units, the first system's
+    ``n`` then the other's ``n``, for ``swapped`` (resamples × n, True where a unit's systems
+    swap): the indices of the units the first system is scored on (the other's where swapped)
+    and of those the other system is scored on (the first's where swapped)."""
+    units = np.arange(swapped.shape[1])
+    n = len(units)
+    return units + n * swapped, units + n * ~swapped
+
+
 def _randomization_sums(
     a: SumAdapter, stats: list[np.ndarray], resamples: int, rng
 ) -> list[dict[str, np.ndarray]]:
@@ -212,7 +222,6 @@ def _randomization_sums(
         pairs.append(
             (counted, added, totals, Counts(both[:, counted].T, n), Columns(both[:, added].T))
         )
-    units = np.arange(n)
     step = max(1, _MANY_CELLS // n)
     for c in _chunks(resamples, n):
         swap = rng.integers(0, 2, size=(c, n), dtype=np.int8)
@@ -221,13 +230,13 @@ def _randomization_sums(
             for start in range(0, c, step):
                 swapped = swap[start : start + step] > 0
                 where = slice(start, start + len(swapped))
-                taken = units + n * swapped  # the first system takes the other's unit
+                taken, kept = _swap_picks(swapped)
                 if counted:
                     first[where, counted] = counts.drawn(taken)
                     second[where, counted] = totals - first[where, counted]  # exact
                 if added:
                     first[where, added] = fractions.drawn(taken)
-                    second[where, added] = fractions.drawn(units + n * ~swapped)
+                    second[where, added] = fractions.drawn(kept)
             one, two = a.aggregate(first, n), a.aggregate(second, n)
             part.append({key: two[key] - one[key] for key in a.keys})
     return [{key: np.concatenate([p[key] for p in part]) for key in a.keys} for part in out]
@@ -407,10 +416,7 @@ def _many_randomization(
                 swapped = _draw(rng, 2, (c, size)) > 0
                 for _, shared, theirs, mine in pairs:
                     if s in shared:
-                        # A swapped unit gives the first system the other's statistics, and
-                        # back.
-                        taken = np.arange(size) + size * swapped
-                        kept = np.arange(size) + size * ~swapped
+                        taken, kept = _swap_picks(swapped)
                         yield (
                             c * size,
                             functools.partial(stratum, s, shared[s], taken),
