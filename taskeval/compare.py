@@ -768,24 +768,27 @@ def compare(
         kind = " folder" if metric.files.references.kind == "folder" else ""
         raise ValueError(f"{name} needs the gold{kind} as references")
     # Each system is one submission, holding one config or several.
-    pairs = [config.pairs(references, p, chosen) for p in predictions]
-    held = [c for c, _, _ in pairs[0]]
+    # Each system's (gold, submission) by config name: systems pair by name, whatever the
+    # order their files come in.
+    pairs = [{c: (g, s) for c, g, s in config.pairs(references, p, chosen)} for p in predictions]
+    held = list(pairs[0])
     for p, more in zip(predictions, pairs):
-        if [c for c, _, _ in more] != held:
+        if set(more) != set(held):
             raise ValueError(
-                f"{p} holds {', '.join(c for c, _, _ in more)} but {predictions[0]} holds "
+                f"{p} holds {', '.join(more)} but {predictions[0]} holds "
                 f"{', '.join(held)}: compare the same {config.name}s (or pick one)"
             )
     out = {}
-    for i, value in enumerate(held):
+    for value in held:
         if len(pairs) == 1:
-            _, gold, submitted = pairs[0][i]
+            gold, submitted = pairs[0][value]
             found = _from_files(name, gold, submitted, names, settings, options, value)
             if found is not None:
                 out[value] = found
                 continue
         systems = [
-            read_official(name, references=more[i][1], predictions=more[i][2]) for more in pairs
+            read_official(name, references=more[value][0], predictions=more[value][1])
+            for more in pairs
         ]
         out[value] = compare_rows(
             name, systems, names=names, config_name=value, **settings, **options
