@@ -162,7 +162,9 @@ def trainer_compute_metrics(
         **options: ``compute()`` options (``max_evidence``, thresholds, ...).
 
     Returns:
-        A function for ``Trainer(compute_metrics=...)``; it also works with
+        A callable for ``Trainer(compute_metrics=...)``, with a ``callback`` for
+        ``Trainer(callbacks=[...])`` that names a dataset without the row-id column (see
+        there); it also works with
         ``batch_eval_metrics=True`` (rows are collected batch by batch and scored on the last).
         Nested results are flattened with ``/`` (``per_language/arabic/...``).
 
@@ -180,11 +182,23 @@ def trainer_compute_metrics(
         from .api import load
 
         metric = load(metric)
-    collected = _Collected()
+    return _ComputeMetrics(metric, rows, label_names, id_column, options)
 
-    def compute_metrics(eval_pred: Any, compute_result: bool | None = None) -> dict[str, Any]:
+
+class _ComputeMetrics:
+    """What ``trainer_compute_metrics`` returns: the ``compute_metrics`` function, and its
+    ``callback`` (see there)."""
+
+    def __init__(self, metric: Any, rows: Rows, label_names: tuple, id_column: str, options):
+        self._metric, self._rows, self._options = metric, rows, options
+        self._label_names, self._id_column = label_names, id_column
+        self._collected = _Collected()
+        self.scored = 0  # evaluations scored so far
+
+    def __call__(self, eval_pred: Any, compute_result: bool | None = None) -> dict[str, Any]:
+        collected = self._collected
         try:
-            ids = _row_ids(_numpy(eval_pred.label_ids), label_names, id_column)
+            ids = _row_ids(_numpy(eval_pred.label_ids), self._label_names, self._id_column)
             collected.add(ids, _numpy(eval_pred.predictions))
             if compute_result is False:  # batch_eval_metrics: more batches to come
                 return {}
@@ -193,6 +207,37 @@ def trainer_compute_metrics(
             collected.reset()  # the next evaluation starts afresh
             raise
         collected.reset()
-        return _flat(metric.compute(**rows(row_ids, outputs), **options))
+        result = _flat(self._metric.compute(**self._rows(row_ids, outputs), **self._options))
+        self.scored += 1
+        return result
 
-    return compute_metrics
+    @property
+    def callback(self) -> Any:
+        """A ``TrainerCallback`` (``Trainer(callbacks=[compute_metrics.callback])``) that stops
+        an evaluation the Trainer ran without calling ``compute_metrics``, which it does when
+        the evaluated dataset lacks a column of ``label_names``, with a ``ValueError`` naming
+        the columns: otherwise that shows only later, as a ``KeyError`` of
+        ``metric_for_best_model`` or as metrics silently missing."""
+        return _missing_rows_callback(self)
+
+    def _not_scored(self) -> str:
+        return (
+            f"the Trainer evaluated without calling compute_metrics: the evaluated dataset needs "
+            f"every column of label_names={list(self._label_names)!r} (the row-id column "
+            f"{self._id_column!r} included), one value per row"
+        )
+
+
+def _missing_rows_callback(compute_metrics: _ComputeMetrics) -> Any:
+    from transformers import TrainerCallback
+
+    class MissingRows(TrainerCallback):
+        def __init__(self) -> None:
+            self.seen = compute_metrics.scored
+
+        def on_evaluate(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+            if compute_metrics.scored == self.seen:
+                raise ValueError(compute_metrics._not_scored())
+            self.seen = compute_metrics.scored
+
+    return MissingRows()
