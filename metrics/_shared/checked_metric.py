@@ -118,6 +118,33 @@ def _collector_paused():
             gc.enable()
 
 
+# --- evaluate's notice on loading an installed copy -----------------------------------------------
+# ``evaluate.load("<name>")`` offline finds a metric that ``taskeval install`` put in its modules
+# cache and logs, on every load, that it uses "the latest cached version" of it: for taskeval's
+# copies, which are that copy by design, the notice is noise. Once a taskeval metric is imported,
+# the notice is dropped for the copies taskeval installed (their folder holds the marker below,
+# taskeval.install.MARKER), and only for them.
+_INSTALLED_MARKER = "TASKEVAL_INSTALLED"
+_NOTICE = re.compile(r"Using the latest cached version of the module from (.+?) \(last modified")
+
+
+def _not_an_installed_copy_notice(record) -> bool:
+    found = _NOTICE.match(record.getMessage())
+    return found is None or not os.path.isfile(os.path.join(found[1], _INSTALLED_MARKER))
+
+
+def _quiet_installed_copy_notice() -> None:
+    import logging
+
+    logger = logging.getLogger("evaluate.loading")
+    if not getattr(logger, "_taskeval_quiet", False):  # each metric folder has its own copy
+        logger.addFilter(_not_an_installed_copy_notice)
+        logger._taskeval_quiet = True
+
+
+_quiet_installed_copy_notice()
+
+
 # --- The mixin -----------------------------------------------------------------------------------
 
 
