@@ -374,6 +374,8 @@ def _install_run(args: argparse.Namespace) -> int:
         paths = action(args.names or None, cache=args.cache)
     except OSError as e:
         raise DataError(_os_error(e)) from None
+    except ValueError as e:  # the environment places the cache nowhere usable
+        raise _UsageError(str(e)) from None
     _print("\n".join(map(str, paths)))
     return 0
 
@@ -386,7 +388,7 @@ def _export_setup(parser: argparse.ArgumentParser) -> None:
 
 def _export_run(args: argparse.Namespace) -> int:
     from .api import metric_names
-    from .export import export
+    from .export import export, how_to_load
 
     try:
         metric_names(args.name)
@@ -399,6 +401,7 @@ def _export_run(args: argparse.Namespace) -> int:
     except OSError as e:
         raise DataError(_os_error(e)) from None
     _print("\n".join(map(str, paths)))
+    sys.stderr.write(f"taskeval export: {how_to_load(args.name, args.dir)}\n")
     return 0
 
 

@@ -59,6 +59,32 @@ def _check_arguments(method: str, resamples: Any, seed: Any, confidence: Any) ->
         raise ValueError(f"confidence must be a float between 0 and 1, got {confidence!r}")
 
 
+# A percentile interval's ends are read among the resamples of each tail: with fewer than this
+# many in a tail, an end is one or two draws, and the smallest p-value, 1 / (resamples + 1),
+# stays near the tail's share (10 resamples: no p-value below 0.09).
+_TAIL_RESAMPLES = 10
+
+
+def min_resamples(confidence: float) -> int:
+    """The fewest resamples that leave ``_TAIL_RESAMPLES`` in each tail of a ``confidence``
+    interval (400 at 0.95, 2,000 at 0.99)."""
+    return math.ceil(round(2 * _TAIL_RESAMPLES / (1.0 - confidence), 9))
+
+
+def _warn_if_too_few(resamples: int, confidence: float) -> None:
+    needed = min_resamples(confidence)
+    if resamples < needed:
+        import warnings
+
+        warnings.warn(
+            f"{resamples} resamples are too few for a {confidence:g} interval or a p-value to "
+            f"mean much (each tail holds {resamples * (1.0 - confidence) / 2:g} of them; the "
+            f"smallest p-value is {1 / (resamples + 1):.4g}): use at least {needed}",
+            UserWarning,
+            stacklevel=2,
+        )
+
+
 def _workers(workers: int | None) -> int:
     if workers is None:
         return max(1, min(os.cpu_count() or 1, 8))
@@ -170,6 +196,16 @@ def _bootstrap_sums(a: SumAdapter, stats: list[np.ndarray], resamples: int, rng)
     return [{key: np.concatenate([p[key] for p in part]) for key in a.keys} for part in parts]
 
 
+def _swap_picks(swapped: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Approximate randomization's picks from a pool of two systems' units, the first system's
+    ``n`` then the other's ``n``, for ``swapped`` (resamples × n, True where a unit's systems
+    swap): the indices of the units the first system is scored on (the other's where swapped)
+    and of those the other system is scored on (the first's where swapped)."""
+    units = np.arange(swapped.shape[1])
+    n = len(units)
+    return units + n * swapped, units + n * ~swapped
+
+
 def _randomization_sums(
     a: SumAdapter, stats: list[np.ndarray], resamples: int, rng
 ) -> list[dict[str, np.ndarray]]:
@@ -186,7 +222,6 @@ def _randomization_sums(
         pairs.append(
             (counted, added, totals, Counts(both[:, counted].T, n), Columns(both[:, added].T))
         )
-    units = np.arange(n)
     step = max(1, _MANY_CELLS // n)
     for c in _chunks(resamples, n):
         swap = rng.integers(0, 2, size=(c, n), dtype=np.int8)
@@ -195,13 +230,13 @@ def _randomization_sums(
             for start in range(0, c, step):
                 swapped = swap[start : start + step] > 0
                 where = slice(start, start + len(swapped))
-                taken = units + n * swapped  # the first system takes the other's unit
+                taken, kept = _swap_picks(swapped)
                 if counted:
                     first[where, counted] = counts.drawn(taken)
                     second[where, counted] = totals - first[where, counted]  # exact
                 if added:
                     first[where, added] = fractions.drawn(taken)
-                    second[where, added] = fractions.drawn(units + n * ~swapped)
+                    second[where, added] = fractions.drawn(kept)
             one, two = a.aggregate(first, n), a.aggregate(second, n)
             part.append({key: two[key] - one[key] for key in a.keys})
     return [{key: np.concatenate([p[key] for p in part]) for key in a.keys} for part in out]
@@ -381,10 +416,7 @@ def _many_randomization(
                 swapped = _draw(rng, 2, (c, size)) > 0
                 for _, shared, theirs, mine in pairs:
                     if s in shared:
-                        # A swapped unit gives the first system the other's statistics, and
-                        # back.
-                        taken = np.arange(size) + size * swapped
-                        kept = np.arange(size) + size * ~swapped
+                        taken, kept = _swap_picks(swapped)
                         yield (
                             c * size,
                             functools.partial(stratum, s, shared[s], taken),
@@ -634,6 +666,8 @@ def _result(
     options: Mapping[str, Any],
 ) -> dict[str, Any]:
     boot, perm, n = _resample(a, systems, method, resamples, seed, workers)
+    # Warned of once the inputs are known good: no noise before an error.
+    _warn_if_too_few(resamples, confidence)
     result: dict[str, Any] = {
         "metric": name,
         **({"config": config_name} if config_name else {}),
@@ -734,24 +768,27 @@ def compare(
         kind = " folder" if metric.files.references.kind == "folder" else ""
         raise ValueError(f"{name} needs the gold{kind} as references")
     # Each system is one submission, holding one config or several.
-    pairs = [config.pairs(references, p, chosen) for p in predictions]
-    held = [c for c, _, _ in pairs[0]]
+    # Each system's (gold, submission) by config name: systems pair by name, whatever the
+    # order their files come in.
+    pairs = [{c: (g, s) for c, g, s in config.pairs(references, p, chosen)} for p in predictions]
+    held = list(pairs[0])
     for p, more in zip(predictions, pairs):
-        if [c for c, _, _ in more] != held:
+        if set(more) != set(held):
             raise ValueError(
-                f"{p} holds {', '.join(c for c, _, _ in more)} but {predictions[0]} holds "
+                f"{p} holds {', '.join(more)} but {predictions[0]} holds "
                 f"{', '.join(held)}: compare the same {config.name}s (or pick one)"
             )
     out = {}
-    for i, value in enumerate(held):
+    for value in held:
         if len(pairs) == 1:
-            _, gold, submitted = pairs[0][i]
+            gold, submitted = pairs[0][value]
             found = _from_files(name, gold, submitted, names, settings, options, value)
             if found is not None:
                 out[value] = found
                 continue
         systems = [
-            read_official(name, references=more[i][1], predictions=more[i][2]) for more in pairs
+            read_official(name, references=more[value][0], predictions=more[value][1])
+            for more in pairs
         ]
         out[value] = compare_rows(
             name, systems, names=names, config_name=value, **settings, **options

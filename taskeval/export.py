@@ -153,6 +153,17 @@ def _fresh(target: Path, path: Path) -> Path:
     return path
 
 
+def how_to_load(name: str, target: str | PathLike) -> str:
+    """How to use the folder ``export`` wrote: evaluate loads a folder named after the metric,
+    else the metric's script in it."""
+    target = Path(target)
+    where = target if target.resolve().name == name else target / f"{name}.py"
+    return (
+        f"load it with evaluate.load({str(where)!r}) (or, pushed to a Hub Space, "
+        f'evaluate.load("<user>/{name}")); run its Space with python {target / "app.py"}'
+    )
+
+
 def export(name: str, target: str | PathLike, *, overwrite: bool = False) -> list[Path]:
     """Write the Hub Space repository of metric ``name`` into the folder ``target``.
 

@@ -19,10 +19,30 @@ from .registry import list_metrics, metric_dir
 MARKER = "TASKEVAL_INSTALLED"
 
 
+# The variables that place evaluate's modules cache, the first one set deciding.
+_CACHE_VARIABLES = ("HF_MODULES_CACHE", "HF_HOME", "XDG_CACHE_HOME")
+
+
+def _empty_cache_variable() -> str | None:
+    """The variable that places the modules cache, if it is set to an empty string: evaluate
+    then keeps its modules in the current folder (huggingface_hub would take it as unset)."""
+    for name in _CACHE_VARIABLES:
+        if name in os.environ:
+            return name if not os.environ[name] else None
+    return None
+
+
 def modules_cache() -> Path:
-    """evaluate's modules cache (``HF_MODULES_CACHE``, else ``$HF_HOME/modules``)."""
+    """evaluate's modules cache (``HF_MODULES_CACHE``, else ``$HF_HOME/modules``); a
+    ``ValueError`` when the variable that places it is set to an empty string."""
     from evaluate import config
 
+    empty = _empty_cache_variable()
+    if empty is not None:
+        raise ValueError(
+            f"{empty} is set to an empty string, which makes evaluate keep its modules cache in "
+            f"the current folder: unset {empty} or set it to a folder (or give --cache DIR)"
+        )
     return Path(config.HF_MODULES_CACHE)
 
 

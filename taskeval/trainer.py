@@ -50,6 +50,17 @@ def _per_row(outputs: Any, n: int) -> list[Any]:
     return list(outputs)
 
 
+def _batch_by_batch(label_ids: Any, names: int) -> bool:
+    """Whether the labels come as a list of batches (``eval_do_concat_batches=False``): each item
+    is one batch's labels (a tuple of arrays for several label names), not one label array."""
+    if not isinstance(label_ids, list) or not label_ids:
+        return False
+    first = label_ids[0]
+    if names > 1:
+        return isinstance(first, (tuple, list))
+    return isinstance(first, (tuple, list)) or getattr(first, "ndim", 0) >= 1
+
+
 def _row_ids(label_ids: Any, label_names: Sequence[str], id_column: str) -> np.ndarray:
     """The row-id column among what the Trainer returns as labels."""
     if id_column not in label_names:
@@ -59,6 +70,13 @@ def _row_ids(label_ids: Any, label_names: Sequence[str], id_column: str) -> np.n
             f"the Trainer returned no labels: the evaluated dataset needs the column "
             f"{id_column!r}, and TrainingArguments(label_names=...) must list it "
             f"(label_names={list(label_names)!r} here)"
+        )
+    if _batch_by_batch(label_ids, len(label_names)):
+        raise ValueError(
+            f"the Trainer handed the labels batch by batch ({len(label_ids)} batches), as "
+            f"TrainingArguments(eval_do_concat_batches=False) makes it do: leave "
+            f"eval_do_concat_batches=True (the default), or set batch_eval_metrics=True to score "
+            f"batch by batch"
         )
     if len(label_names) > 1:
         if not isinstance(label_ids, (tuple, list)) or len(label_ids) != len(label_names):
@@ -144,7 +162,9 @@ def trainer_compute_metrics(
         **options: ``compute()`` options (``max_evidence``, thresholds, ...).
 
     Returns:
-        A function for ``Trainer(compute_metrics=...)``; it also works with
+        A callable for ``Trainer(compute_metrics=...)``, with a ``callback`` for
+        ``Trainer(callbacks=[...])`` that names a dataset without the row-id column (see
+        there); it also works with
         ``batch_eval_metrics=True`` (rows are collected batch by batch and scored on the last).
         Nested results are flattened with ``/`` (``per_language/arabic/...``).
 
@@ -162,11 +182,23 @@ def trainer_compute_metrics(
         from .api import load
 
         metric = load(metric)
-    collected = _Collected()
+    return _ComputeMetrics(metric, rows, label_names, id_column, options)
 
-    def compute_metrics(eval_pred: Any, compute_result: bool | None = None) -> dict[str, Any]:
+
+class _ComputeMetrics:
+    """What ``trainer_compute_metrics`` returns: the ``compute_metrics`` function, and its
+    ``callback`` (see there)."""
+
+    def __init__(self, metric: Any, rows: Rows, label_names: tuple, id_column: str, options):
+        self._metric, self._rows, self._options = metric, rows, options
+        self._label_names, self._id_column = label_names, id_column
+        self._collected = _Collected()
+        self.scored = 0  # evaluations scored so far
+
+    def __call__(self, eval_pred: Any, compute_result: bool | None = None) -> dict[str, Any]:
+        collected = self._collected
         try:
-            ids = _row_ids(_numpy(eval_pred.label_ids), label_names, id_column)
+            ids = _row_ids(_numpy(eval_pred.label_ids), self._label_names, self._id_column)
             collected.add(ids, _numpy(eval_pred.predictions))
             if compute_result is False:  # batch_eval_metrics: more batches to come
                 return {}
@@ -175,6 +207,37 @@ def trainer_compute_metrics(
             collected.reset()  # the next evaluation starts afresh
             raise
         collected.reset()
-        return _flat(metric.compute(**rows(row_ids, outputs), **options))
+        result = _flat(self._metric.compute(**self._rows(row_ids, outputs), **self._options))
+        self.scored += 1
+        return result
 
-    return compute_metrics
+    @property
+    def callback(self) -> Any:
+        """A ``TrainerCallback`` (``Trainer(callbacks=[compute_metrics.callback])``) that stops
+        an evaluation the Trainer ran without calling ``compute_metrics``, which it does when
+        the evaluated dataset lacks a column of ``label_names``, with a ``ValueError`` naming
+        the columns: otherwise that shows only later, as a ``KeyError`` of
+        ``metric_for_best_model`` or as metrics silently missing."""
+        return _missing_rows_callback(self)
+
+    def _not_scored(self) -> str:
+        return (
+            f"the Trainer evaluated without calling compute_metrics: the evaluated dataset needs "
+            f"every column of label_names={list(self._label_names)!r} (the row-id column "
+            f"{self._id_column!r} included), one value per row"
+        )
+
+
+def _missing_rows_callback(compute_metrics: _ComputeMetrics) -> Any:
+    from transformers import TrainerCallback
+
+    class MissingRows(TrainerCallback):
+        def __init__(self) -> None:
+            self.seen = compute_metrics.scored
+
+        def on_evaluate(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+            if compute_metrics.scored == self.seen:
+                raise ValueError(compute_metrics._not_scored())
+            self.seen = compute_metrics.scored
+
+    return MissingRows()

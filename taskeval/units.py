@@ -161,6 +161,12 @@ def adapter(name: str, config_name: str | None = None, **options: Any) -> Adapte
     metric = contract(name)
     allowed = {option.name for option in metric.options}
     unknown = sorted(set(options) - allowed)
+    config = metric.config
+    if config is not None and config.name in unknown:  # a config is no option: say which it is
+        raise ValueError(
+            f"{config.name} is {name}'s config, not an option: pass "
+            f"config_name={options[config.name]!r}"
+        )
     if unknown:
         raise ValueError(
             f"{name} has no option {', '.join(unknown)}"

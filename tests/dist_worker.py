@@ -8,12 +8,17 @@ JSON object:
 * ``"errors"``: for each invalid input (both ranks get the same one), the ``ValueError``
   message of ``compute(predictions=..., references=...)``, or None if there was none.
 
+With a third argument ``killed``, the rank adds its rows with ``add_batch`` and is then killed
+(SIGKILL) before it calls ``compute()``, leaving its cache file unfinished.
+
 Rank 0's results are the global ones; rank 1's are None. The spec is a pickle, so that the
 invalid inputs keep their tuples and types.
 """
 
 import json
+import os
 import pickle
+import signal
 import sys
 
 import taskeval
@@ -31,7 +36,7 @@ def _metric(spec: dict, rank: int, experiment: str):
     )
 
 
-def main(spec_path: str, rank: int) -> None:
+def main(spec_path: str, rank: int, killed: bool = False) -> None:
     with open(spec_path, "rb") as f:
         spec = pickle.load(f)
     inputs, options = spec["inputs"], spec["options"]
@@ -41,6 +46,8 @@ def main(spec_path: str, rank: int) -> None:
     out = {}
     metric = _metric(spec, rank, "add-batch")
     metric.add_batch(**shard)
+    if killed:
+        os.kill(os.getpid(), signal.SIGKILL)
     out["add_batch"] = metric.compute(**options)
     out["compute"] = _metric(spec, rank, "compute").compute(**shard, **options)
     out["errors"] = []
@@ -54,4 +61,4 @@ def main(spec_path: str, rank: int) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]))
+    main(sys.argv[1], int(sys.argv[2]), sys.argv[3:] == ["killed"])

@@ -68,7 +68,7 @@ TYDIQA_FILES = [
 @pytest.mark.parametrize("command", ["score", "compare"])
 def test_workers_is_accepted_with_a_warning_that_it_does_nothing(command):
     # TyDi QA's resamples are scored all at once: --workers stays for older scripts.
-    argv = [command, "tydiqa", *TYDIQA_FILES, "--resamples", "20", "--seed", "3"]
+    argv = [command, "tydiqa", *TYDIQA_FILES, "--resamples", "400", "--seed", "3"]
     if command == "score":
         argv.append("--ci")
     code, plain, quiet = run_cli(argv)

@@ -179,8 +179,16 @@ def test_space_code_exists_once():
 
 def test_cli_export(tmp_path):
     code, out, err = run_cli(["export", "fever_score", str(tmp_path / "space")])
-    assert code == 0, err
+    assert code == 0
     assert str(tmp_path / "space" / "app.py") in out.split()
+    # How to use it, on stderr (stdout lists the files): a folder not named after the metric
+    # loads through the metric's script.
+    script = tmp_path / "space" / "fever_score.py"
+    assert f"load it with evaluate.load({str(script)!r})" in err, err
+    assert f"python {tmp_path / 'space' / 'app.py'}" in err, err
+    named = tmp_path / "fever_score"
+    code, _, err = run_cli(["export", "fever_score", str(named)])
+    assert code == 0 and f"evaluate.load({str(named)!r})" in err, err
     code, out, err = run_cli(["export", "fever_score", str(tmp_path / "space")])
     assert code == 2 and "is not empty" in err and not out
     assert run_cli(["export", "fever_score", str(tmp_path / "space"), "--overwrite"])[0] == 0

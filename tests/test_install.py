@@ -4,6 +4,7 @@ upgrade whose code changed (even without a new version number) is the copy evalu
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -130,3 +131,77 @@ def test_uninstall_keeps_a_metric_folder_holding_copies_it_did_not_write(metric_
     # Nothing installed: nothing removed, and no folder made.
     assert install.uninstall_metrics(["tydiqa"], cache=cache) == []
     assert not (script.parent.parent.parent / "evaluate-metric--tydiqa").exists()
+
+
+@pytest.mark.parametrize(
+    ("variable", "unset"),
+    [
+        ("HF_HOME", ["HF_MODULES_CACHE"]),
+        ("HF_MODULES_CACHE", []),
+        ("XDG_CACHE_HOME", ["HF_MODULES_CACHE", "HF_HOME"]),
+    ],
+)
+def test_install_refuses_an_empty_cache_variable_and_writes_nothing(
+    variable, unset, tmp_path, monkeypatch
+):
+    """A cache variable set to an empty string makes evaluate keep its modules in the current
+    folder: install says so instead of writing there."""
+    from harness import run_cli
+
+    for name in unset:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv(variable, "")
+    monkeypatch.chdir(tmp_path)
+    for argv in (["install"], ["install", "--uninstall"]):
+        code, out, err = run_cli(argv)
+        assert (code, out) == (2, ""), err
+        assert f"{variable} is set to an empty string" in err, err
+        assert err.count("\n") == 1, err
+    assert list(tmp_path.iterdir()) == []
+    # A folder given on the command line is used as it is.
+    code, _, err = run_cli(["install", "fever_score", "--cache", str(tmp_path / "given")])
+    assert code == 0, err
+
+
+_LOADS = """
+import shutil, sys
+from pathlib import Path
+import evaluate, taskeval
+root = Path(taskeval.install_metrics(["fever_score", "tydiqa"])[0]).parents[2]
+installed = next((root / "evaluate-metric--fever_score").glob("*/fever_score.py")).parent
+other = root / "evaluate-metric--other" / ("a" * 64)  # a cached copy taskeval did not install
+shutil.copytree(installed, other)
+(other / "fever_score.py").rename(other / "other.py")
+(other / "TASKEVAL_INSTALLED").unlink()
+(other.parent / "__init__.py").touch()
+for name in ("fever_score", "fever_score", "tydiqa", "other"):
+    evaluate.load(name)
+    print("loaded", name, file=sys.stderr, flush=True)
+"""
+
+
+def test_evaluate_notes_a_cached_copy_only_until_a_taskeval_metric_is_imported(tmp_path):
+    """evaluate's "Using the latest cached version" notice on loading an installed copy by its
+    bare name offline: once a taskeval metric is imported, dropped for taskeval's copies alone."""
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HF_", "XDG_"))}
+    env.update(HF_HOME=str(tmp_path / "hf"), HF_EVALUATE_OFFLINE="1")
+    err = subprocess.run(
+        [sys.executable, "-c", _LOADS], env=env, capture_output=True, text=True, check=True
+    ).stderr
+    notice = re.compile(
+        r"Using the latest cached version of the module from .*/evaluate-metric--(\w+)/"
+    )
+    lines = [
+        f"notice {found[1]}" if (found := notice.match(line)) else line for line in err.splitlines()
+    ]
+    assert lines == [
+        "notice fever_score",  # evaluate notes it before the metric's module is imported
+        "loaded fever_score",
+        "loaded fever_score",
+        "loaded tydiqa",
+        "notice other",
+        "loaded other",
+    ], err

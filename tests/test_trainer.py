@@ -172,6 +172,37 @@ def test_fever_evaluate_other_datasets_and_predict(tmp_path, batch_eval_metrics)
     assert numbers["other"] != numbers["evaluation"] != numbers["test"]
 
 
+def test_a_dataset_without_row_ids_is_named_before_metric_for_best_model_fails(tmp_path):
+    """Without its row-id column the Trainer never calls compute_metrics; with the callback the
+    evaluation stops there, naming the columns, instead of transformers' KeyError about
+    metric_for_best_model. A dataset with the column passes it."""
+    claims = fever_claims(24, seed=2)
+    rows = fever_rows_of(claims)
+    with_ids = fever_dataset(claims, list(range(24)))
+    compute_metrics = taskeval.trainer_compute_metrics("fever_score", rows)
+    trainer = trainer_for(
+        tiny_model(3),
+        with_ids,
+        with_ids.remove_columns("row_id"),
+        compute_metrics,
+        tmp_path,
+        max_steps=1,
+        label_names=["labels", "row_id"],
+        eval_strategy="steps",
+        eval_steps=1,
+        metric_for_best_model="strict_score",
+    )
+    trainer.add_callback(compute_metrics.callback)
+    with pytest.raises(ValueError) as stopped:
+        trainer.train()
+    assert str(stopped.value) == (
+        "the Trainer evaluated without calling compute_metrics: the evaluated dataset needs "
+        "every column of label_names=['labels', 'row_id'] (the row-id column 'row_id' "
+        "included), one value per row"
+    )
+    assert "eval_strict_score" in trainer.evaluate(eval_dataset=with_ids)
+
+
 def test_fever_misaligned_datasets_give_no_wrong_number(tmp_path):
     claims = fever_claims(12, seed=1)
     dataset = fever_dataset(claims, list(range(12)))

@@ -173,6 +173,23 @@ def test_misaligned_rows_are_refused_and_leave_nothing_behind(label_ids, predict
     assert compute_metrics(eval_pred([5, 3])) == file_order_numbers([5, 3])
 
 
+@pytest.mark.parametrize("label_names", [("labels", "row_id"), ("row_id",)])
+def test_labels_handed_batch_by_batch_name_the_setting(label_names):
+    """TrainingArguments(eval_do_concat_batches=False): a list of per-batch labels, two batches
+    here as there are two label names (which must not pass for one array per label name)."""
+    compute_metrics = taskeval.trainer_compute_metrics(
+        "fever_score", fever_rows, label_names=label_names
+    )
+    batches = [[0, 1], [2, 3]]
+    if len(label_names) > 1:
+        label_ids = [(np.zeros(2, dtype=np.int64), np.array(b)) for b in batches]
+    else:
+        label_ids = [np.array(b) for b in batches]
+    predictions = [LOGITS[b] for b in batches]
+    with pytest.raises(ValueError, match=r"batch by batch \(2 batches\).*eval_do_concat_batches"):
+        compute_metrics(SimpleNamespace(predictions=predictions, label_ids=label_ids))
+
+
 def test_a_duplicate_across_batches_is_refused():
     compute_metrics = taskeval.trainer_compute_metrics("fever_score", fever_rows)
     compute_metrics(eval_pred([1, 2]), compute_result=False)

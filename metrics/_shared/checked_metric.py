@@ -17,7 +17,10 @@ inputs with the same messages and give the same numbers, and no datasets or pyar
 the user. A refused call adds nothing: later calls number rows and score as if it never happened.
 """
 
+import gc
+import os
 import re
+from contextlib import contextmanager
 
 # --- Strings that Arrow cannot store -------------------------------------------------------------
 # A Python str may hold a lone surrogate ("\ud800": an escaped one is valid JSON, and the official
@@ -101,6 +104,47 @@ def _restored_rows(rows: list) -> list:
     return _with_strings(rows, _restored) if _any_string(rows, _marked) else rows
 
 
+@contextmanager
+def _collector_paused():
+    """Pause the cyclic garbage collector while rows are checked, stored and read back: they make
+    many small objects and no cycles, and with big inputs alive its repeated passes over them
+    cost several times the work itself."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+# --- evaluate's notice on loading an installed copy -----------------------------------------------
+# ``evaluate.load("<name>")`` offline finds a metric that ``taskeval install`` put in its modules
+# cache and logs, on every load, that it uses "the latest cached version" of it: for taskeval's
+# copies, which are that copy by design, the notice is noise. Once a taskeval metric is imported,
+# the notice is dropped for the copies taskeval installed (their folder holds the marker below,
+# taskeval.install.MARKER), and only for them.
+_INSTALLED_MARKER = "TASKEVAL_INSTALLED"
+_NOTICE = re.compile(r"Using the latest cached version of the module from (.+?) \(last modified")
+
+
+def _not_an_installed_copy_notice(record) -> bool:
+    found = _NOTICE.match(record.getMessage())
+    return found is None or not os.path.isfile(os.path.join(found[1], _INSTALLED_MARKER))
+
+
+def _quiet_installed_copy_notice() -> None:
+    import logging
+
+    logger = logging.getLogger("evaluate.loading")
+    if not getattr(logger, "_taskeval_quiet", False):  # each metric folder has its own copy
+        logger.addFilter(_not_an_installed_copy_notice)
+        logger._taskeval_quiet = True
+
+
+_quiet_installed_copy_notice()
+
+
 # --- The mixin -----------------------------------------------------------------------------------
 
 
@@ -150,7 +194,8 @@ class CheckedRows:
         start = self._escaped_from()
         if start is None:
             try:
-                return super().compute(**kwargs)
+                with _collector_paused():
+                    return super().compute(**kwargs)
             finally:
                 self._rows_added = 0
         own = self.__dict__.get("_compute")  # this instance's own _compute, if any (a test's)
@@ -166,7 +211,8 @@ class CheckedRows:
 
         self._compute = restoring_compute
         try:
-            return super().compute(**kwargs)
+            with _collector_paused():
+                return super().compute(**kwargs)
         finally:
             if own is None:
                 del self._compute
@@ -174,6 +220,34 @@ class CheckedRows:
                 self._compute = own
             self._rows_added = 0
             self._escaping_from = None
+
+    def _finalize(self):
+        """evaluate's gathering of every process's cache file, with a file that a process never
+        finished (it was killed, or stopped, before its compute()) named as such, not by the
+        Arrow reader's message about a stream."""
+        import pyarrow as pa
+
+        try:
+            super()._finalize()
+        except pa.ArrowInvalid:
+            raise ValueError(self._unfinished_files()) from None
+
+    def _unfinished_files(self) -> str:
+        import pyarrow as pa
+
+        unfinished = []
+        for process_id in range(self.num_process):
+            name = f"{self.experiment_id}-{self.num_process}-{process_id}.arrow"
+            try:
+                with pa.memory_map(os.path.join(self.data_dir, name)) as source:
+                    pa.ipc.open_stream(source).read_all()
+            except (OSError, pa.ArrowInvalid):
+                unfinished.append(f"process {process_id} ({name})")
+        return (
+            f"{self.name}: the cache file of {', '.join(unfinished) or 'a process'} in "
+            f"{self.data_dir} is unfinished: that process stopped (killed or failed) before its "
+            "compute(); run every process again"
+        )
 
     def _check_options(self, options):
         """Refuse an option ``_compute`` does not take, or a value it would refuse, before any
@@ -200,21 +274,31 @@ class CheckedRows:
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Add a batch of predictions and references (checked first; see the class docs)."""
         _require_both("add_batch()", ("predictions", "references"), (predictions, references))
-        predictions, references = self._checked_rows(predictions, references, self._rows_added)
-        if self._escaped_from() is None:
-            try:
-                super().add_batch(predictions=predictions, references=references, **kwargs)
-            except UnicodeEncodeError:  # a lone surrogate: nothing of the batch was written
-                self._escaping_from = self._rows_added
-            else:
-                self._rows_added += len(predictions)
-                return
-        super().add_batch(
-            predictions=_stored_escaped(predictions),
-            references=_stored_escaped(references),
-            **kwargs,
-        )
+        with _collector_paused():
+            predictions, references = self._checked_rows(predictions, references, self._rows_added)
+            if self._escaped_from() is None:
+                try:
+                    self._store(predictions, references, kwargs)
+                except UnicodeEncodeError:  # a lone surrogate: nothing of the batch was written
+                    self._escaping_from = self._rows_added
+                else:
+                    self._rows_added += len(predictions)
+                    return
+            self._store(_stored_escaped(predictions), _stored_escaped(references), kwargs)
         self._rows_added += len(predictions)
+
+    def _store(self, predictions, references, kwargs):
+        """Write checked rows to evaluate's Arrow cache as evaluate's add_batch() would, without
+        its encoding: checked rows are already the plain values the features hold, which that
+        encoding (a Python call per value) would hand on unchanged."""
+        if kwargs:  # evaluate names the inputs it does not take
+            super().add_batch(predictions=predictions, references=references, **kwargs)
+            return
+        batch = {"predictions": predictions, "references": references}
+        if self.writer is None:
+            self.selected_feature_format = self._infer_feature_from_batch(batch)
+            self._init_writer()
+        self.writer.write_batch(batch)
 
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Add one prediction and its reference (checked first; see the class docs)."""
