@@ -180,6 +180,28 @@ def test_long_integers_are_read_by_the_standard_json(tmp_path):
     assert read_jsonl(path) == [{"a": 2**64, "b": -(2**63) - 1}]
 
 
+@pytest.mark.parametrize(
+    "digits",
+    [
+        "9223372036854775807",
+        "9223372036854775808",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "18446744073709551615",
+        "18446744073709551616",
+        "-18446744073709551616",
+    ],
+)
+def test_integers_at_the_edges_of_int64_are_exact(tmp_path, digits):
+    """Each alone on its line, so that no longer integer beside it sends the line to json: a
+    19-digit integer below -2**63 is a float to orjson, the exact int to json.loads."""
+    path = tmp_path / "rows.jsonl"
+    path.write_text(f'{digits}\n[{digits}]\n{{"a": {digits}}}\n')
+    rows = read_jsonl(path)
+    assert rows == [int(digits), [int(digits)], {"a": int(digits)}]
+    assert type(rows[0]) is int and type(rows[1][0]) is int and type(rows[2]["a"]) is int
+
+
 def test_only_files_of_at_least_small_bytes_use_the_fast_parser(tmp_path, monkeypatch):
     module = metric_module("fever_score", "jsonl")
     used, fast_parser = [], module.fast_parser
