@@ -10,6 +10,7 @@ import threading
 import time
 
 import pytest
+from counting_zlib import CountingZlib
 
 from taskeval._metrics.tydiqa import file_lines
 
@@ -118,33 +119,12 @@ def test_a_reader_that_pauses_still_gets_every_line(tmp_path, reader):
     assert counted == [15000]
 
 
-class _CountingZlib:
-    """zlib, counting the compressed bytes given to every inflater it makes."""
-
-    def __init__(self, zlib) -> None:
-        self.zlib, self.fed = zlib, 0
-        self.error = zlib.error
-
-    def decompressobj(self, *args):
-        inflater, counter = self.zlib.decompressobj(*args), self
-
-        class Counted:
-            def decompress(self, data, *limit):
-                counter.fed += len(data)
-                return inflater.decompress(data, *limit)
-
-            def __getattr__(self, name):
-                return getattr(inflater, name)
-
-        return Counted()
-
-
 def test_many_members_are_inflated_in_time_linear_in_the_file(tmp_path, monkeypatch):
     """A member's leftover input is copied out by zlib: fed whole reads, a file of many tiny
     members costs a read per member (quadratic). Each byte is given to an inflater a few times
     at most, padded or not, whatever the read size."""
     monkeypatch.setattr(file_lines, "igzip", None)
-    counting = _CountingZlib(file_lines.zlib)
+    counting = CountingZlib(file_lines.zlib)
     monkeypatch.setattr(file_lines, "zlib", counting)
     monkeypatch.setattr(file_lines, "_CHUNK", 1 << 16)
     data = b"".join(gzip.compress(_line(i), mtime=0) + b"\0" * (i % 3) for i in range(3000))
