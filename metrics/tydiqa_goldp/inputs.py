@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from os import PathLike
 
 from .conventions import CONVENTIONS, DEFAULT_CONVENTION, check_convention
+from .plain_values import shown
 from .rows import reference_of, score_rows
 
 TYPE_CHECKING = False  # typing itself costs the command-line scorer milliseconds at start
@@ -97,7 +98,7 @@ def _reference(qa: Any, where: str) -> dict:
     qa = _expect(qa, dict, where, "a question object")
     if "id" not in qa:
         raise ValueError(f"{where}: the question has no 'id'")
-    where = f"{where} (id {qa['id']!r})"
+    where = f"{where} (id {shown(qa['id'])})"
     answers = _expect(qa.get("answers"), list, where, "an 'answers' list")
     texts, starts = [], []
     for n, answer in enumerate(answers):
