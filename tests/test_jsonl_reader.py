@@ -31,6 +31,13 @@ def test_every_line_is_one_value(tmp_path):
     assert read_jsonl(empty) == []
 
 
+# Python's bound on the digits of an int (sys.get_int_max_str_digits), said in plain words.
+_TOO_MANY_DIGITS = (
+    r"an integer of more than 4,300 digits, more than Python's json \(and so the official "
+    r"scorer\) reads$"
+)
+
+
 @pytest.mark.parametrize(
     "content,line,what",
     [
@@ -39,6 +46,8 @@ def test_every_line_is_one_value(tmp_path):
         (b"nope", 1, "not a JSON value"),
         (b'{"a":\r1}\n', 1, "not a JSON value"),  # text mode: the \r ends the line
         (b'{"a": 1}\n"\xff"\n', 2, "not UTF-8 text"),
+        (b'{"a": 1}\n{"a": ' + b"7" * 10_001 + b"}\n", 2, _TOO_MANY_DIGITS),
+        (b'{}\n{"a": ' + b"[" * 200_000 + b"]" * 200_000 + b"}\n", 2, "JSON nested too deeply"),
     ],
 )
 def test_a_bad_line_is_named(tmp_path, content, line, what):

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from os import PathLike
 from typing import Any
 
-from .jsonl import iter_lines
+from .jsonl import iter_lines, value_problem
 
 try:  # ISA-L inflates gzip about 3x faster than zlib, with the same API (package isal)
     from isal import igzip
@@ -196,12 +196,4 @@ def json_value(data: bytes, where: str, loads: Callable[[bytes], Any]) -> Any:
     try:
         return loads(data)
     except (ValueError, RecursionError) as e:
-        if not data.strip():
-            what = "a blank line"
-        elif isinstance(e, UnicodeDecodeError):
-            what = f"not UTF-8 text ({e})"
-        elif isinstance(e, RecursionError):
-            what = "JSON nested too deeply to be read"
-        else:
-            what = f"not a JSON value ({e})"
-        raise ValueError(f"{where}: {what}") from None
+        raise ValueError(f"{where}: {value_problem(data, e)}") from None
