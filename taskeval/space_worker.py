@@ -21,6 +21,7 @@ import zlib
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from .json_text import refusal
 from .line_count import count_lines
 from .messages import MAX_MESSAGE_CHARS, shorten
 from .mistakes import with_sentence
@@ -194,7 +195,11 @@ def parse_rows(text: str, side: str) -> list:
                 raise ValueError(
                     f"{side}, line {number}, column {e.colno}: not valid JSON ({e.msg})"
                 ) from None
+            except (ValueError, RecursionError) as e:
+                raise refusal(e, line, side, number) from None
         return rows
+    except (ValueError, RecursionError) as e:  # Python's own limits (digits, depth)
+        raise refusal(e, text, side) from None
     if isinstance(rows, dict):
         return [rows]
     if not isinstance(rows, list):
