@@ -37,6 +37,18 @@ def test_compute_quotes_a_long_value_cut():
     assert message.endswith(" more characters)") and len(message) < 2 * SHOWN_CHARS + 200
 
 
+def test_an_unknown_option_is_quoted_cut():
+    with pytest.raises(ValueError) as refused:
+        taskeval.load("fever_score").compute(
+            predictions=[{"predicted_label": "SUPPORTS", "predicted_evidence": []}],
+            references=[GOLD],
+            **{LONG: 1},
+        )
+    assert str(refused.value).startswith("fever_score takes no option 'xxx")
+    assert " more characters) (its options: " in str(refused.value)
+    assert len(str(refused.value)) < 2 * SHOWN_CHARS + 100
+
+
 def test_a_reader_quotes_a_long_value_cut(tmp_path):
     path = tmp_path / "predictions.jsonl"
     path.write_text(json.dumps(LONG) + "\n")  # a JSON string, not an object
@@ -47,14 +59,14 @@ def test_a_reader_quotes_a_long_value_cut(tmp_path):
 
 
 # A value quoted in a message as {value!r}: uncut. The readers and row checks use shown().
-_RAW_QUOTE = re.compile(r"\{[^{}\"]+!r\}")
+_RAW_QUOTE = re.compile(r"\{[^{}\"]+!r[:}]|map\(repr,")
 
 
 @pytest.mark.parametrize(
     "module",
     sorted(
         str(path.relative_to(REPO))
-        for name in ("rows", "inputs", "gold_fields", "scoring", "plain_values")
+        for name in ("rows", "inputs", "gold_fields", "scoring", "plain_values", "checked_metric")
         for path in (REPO / "metrics").glob(f"*/{name}.py")
         if not path.is_symlink()
     ),

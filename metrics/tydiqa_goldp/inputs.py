@@ -114,7 +114,7 @@ def gold_files(references: str | PathLike | Iterable[str | PathLike]) -> list[st
 
 def _expect(value: Any, kind: type, where: str, what: str) -> Any:
     if not isinstance(value, kind):
-        raise ValueError(f"{where}: expected {what}, got {value!r:.80}")
+        raise ValueError(f"{where}: expected {what}, got {shown(value, 80)}")
     return value
 
 
@@ -221,7 +221,7 @@ def references_from_hub(rows: Iterable[Mapping]) -> list[dict]:
         if not isinstance(row, Mapping) or "id" not in row or "answers" not in row:
             raise ValueError(
                 f"rows[{index}]: expected a Hub tydiqa secondary_task row (a dict with 'id' and "
-                f"'answers'), got {row!r:.80}"
+                f"'answers'), got {shown(row, 80)}"
             )
         answers = row["answers"]
         reference = {"id": row["id"], "answers": answers}
