@@ -38,6 +38,7 @@ BROKEN = {
     "truncated": gzip.compress(_line(1) * 50)[:-30],
     "garbage after a member": gzip.compress(_line(1)) + b"xyz",
     "garbage after padding": gzip.compress(_line(1)) + b"\0\0\x1e",
+    "garbage that starts as gzip does": gzip.compress(_line(1)) + b"\x1f\x00abc",
     "not gzip": b"plain text\n",
     "zero bytes only": b"\0" * 10,
 }
@@ -49,6 +50,7 @@ REFUSALS = {
         "(neither another gzip member nor zero padding)"
     ),
     "garbage after padding": "trailing garbage after the gzip data, from byte ",
+    "garbage that starts as gzip does": "trailing garbage after the gzip data, from byte ",
     "not gzip": "cannot be read (",
     "zero bytes only": "cannot be read (",
 }

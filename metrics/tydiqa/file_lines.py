@@ -70,7 +70,7 @@ def inflate(path: str | PathLike) -> Iterator[bytes]:
                     at = _ZEROS.match(buffer, at).end()
                     if at == len(buffer):
                         continue
-                    if buffer[at] != 0x1F:  # the first byte of gzip's magic number
+                    if buffer[at : at + 2] not in (b"\x1f", b"\x1f\x8b"):  # gzip's magic number
                         raise TrailingGarbage(
                             f"trailing garbage after the gzip data, from byte "
                             f"{f.tell() - len(buffer) + at:,} (neither another gzip member nor "
