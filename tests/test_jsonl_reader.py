@@ -31,6 +31,13 @@ def test_every_line_is_one_value(tmp_path):
     assert read_jsonl(empty) == []
 
 
+# Python's bound on the digits of an int (sys.get_int_max_str_digits), said in plain words.
+_TOO_MANY_DIGITS = (
+    r"an integer of more than 4,300 digits, more than Python's json \(and so the official "
+    r"scorer\) reads$"
+)
+
+
 @pytest.mark.parametrize(
     "content,line,what",
     [
@@ -39,6 +46,8 @@ def test_every_line_is_one_value(tmp_path):
         (b"nope", 1, "not a JSON value"),
         (b'{"a":\r1}\n', 1, "not a JSON value"),  # text mode: the \r ends the line
         (b'{"a": 1}\n"\xff"\n', 2, "not UTF-8 text"),
+        (b'{"a": 1}\n{"a": ' + b"7" * 10_001 + b"}\n", 2, _TOO_MANY_DIGITS),
+        (b'{}\n{"a": ' + b"[" * 200_000 + b"]" * 200_000 + b"}\n", 2, "JSON nested too deeply"),
     ],
 )
 def test_a_bad_line_is_named(tmp_path, content, line, what):
@@ -178,6 +187,28 @@ def test_long_integers_are_read_by_the_standard_json(tmp_path):
     path = tmp_path / "rows.jsonl"
     path.write_bytes(b'{"a": 18446744073709551616, "b": -9223372036854775809}\n')
     assert read_jsonl(path) == [{"a": 2**64, "b": -(2**63) - 1}]
+
+
+@pytest.mark.parametrize(
+    "digits",
+    [
+        "9223372036854775807",
+        "9223372036854775808",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "18446744073709551615",
+        "18446744073709551616",
+        "-18446744073709551616",
+    ],
+)
+def test_integers_at_the_edges_of_int64_are_exact(tmp_path, digits):
+    """Each alone on its line, so that no longer integer beside it sends the line to json: a
+    19-digit integer below -2**63 is a float to orjson, the exact int to json.loads."""
+    path = tmp_path / "rows.jsonl"
+    path.write_text(f'{digits}\n[{digits}]\n{{"a": {digits}}}\n')
+    rows = read_jsonl(path)
+    assert rows == [int(digits), [int(digits)], {"a": int(digits)}]
+    assert type(rows[0]) is int and type(rows[1][0]) is int and type(rows[2]["a"]) is int
 
 
 def test_only_files_of_at_least_small_bytes_use_the_fast_parser(tmp_path, monkeypatch):

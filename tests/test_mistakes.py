@@ -149,11 +149,14 @@ CASES = [
         "tydiqa_goldp",
         GOLDP_GOLD,
         TYDI_PREDS,
-        "{P}: the predictions file is not JSON: Extra data: line 2 column 1 (char 213). The "
+        "{P}: the predictions file is JSON Lines (one JSON value per line); expected one JSON "
+        "object {question id: answer text}, the file the official procedure splits. The "
         "predictions file looks like TyDi QA primary task predictions (it has "
         "'passage_answer_index'), not a TyDi QA GoldP file.",
-        "{p}: the predictions file is not JSON: Extra data. The predictions file looks like TyDi "
-        "QA primary task predictions (it has 'passage_answer_index'), not a TyDi QA GoldP file.",
+        "{p}: the predictions file is JSON Lines (one JSON value per line); expected one JSON "
+        "object {question id: answer text}, the file the official procedure splits. The "
+        "predictions file looks like TyDi QA primary task predictions (it has "
+        "'passage_answer_index'), not a TyDi QA GoldP file.",
     ),
     (
         "ehealthkd",
@@ -271,10 +274,10 @@ CHECKS = [
         "tydiqa_goldp",
         None,
         TYDI_PREDS,
-        f"{TYDI_PREDS}: error: the predictions file is not JSON: Extra data: line 2 column 1 "
-        "(char 213): it reads as JSON Lines (one value per line), but the official split takes "
-        "one JSON object {id: answer text}. The predictions file looks like TyDi QA primary "
-        "task predictions (it has 'passage_answer_index'), not a TyDi QA GoldP file.",
+        f"{TYDI_PREDS}: error: the predictions file is JSON Lines (one JSON value per line); "
+        "expected one JSON object {question id: answer text}, the file the official procedure "
+        "splits. The predictions file looks like TyDi QA primary task predictions (it has "
+        "'passage_answer_index'), not a TyDi QA GoldP file.",
     ),
     (
         "fever_score",

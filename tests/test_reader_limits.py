@@ -146,3 +146,16 @@ def test_the_command_line_given_an_endless_line_ends_with_one_line():
         text = err.read().decode()
     assert len(text.splitlines()) == 1, text[-2000:]
     assert "/dev/stdin, line 1: longer than 268,435,456 bytes" in text
+
+
+@pytest.mark.parametrize("loads", ["loads_binary", "loads_text"])
+def test_tydi_qa_lines_past_python_s_json_limits_are_named_in_plain_words(loads):
+    from taskeval._metrics.tydiqa import file_lines
+
+    where = "gold.jsonl.gz, line 2"
+    too_many = b'{"example_id": ' + b"7" * 10_001 + b"}"
+    with pytest.raises(ValueError, match=rf"^{where}: an integer of more than 4,300 digits, "):
+        file_lines.json_value(too_many, where, getattr(file_lines, loads))
+    deep = b'{"a": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    with pytest.raises(ValueError, match=rf"^{where}: JSON nested too deeply to be read$"):
+        file_lines.json_value(deep, where, getattr(file_lines, loads))

@@ -348,6 +348,56 @@ def test_reader_errors_name_the_file_and_place(tmp_path, gold, predictions, frag
         assert fragment in str(info.value)
 
 
+_EXPECTED = (
+    "expected one JSON object {question id: answer text}, the file the official procedure splits"
+)
+_SQUAD_ROWS = [
+    {"id": "arabic-1-0", "prediction_text": "x"},
+    {"id": "swahili-2-0", "prediction_text": "y"},
+]
+
+
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        (
+            "".join(json.dumps(row) + "\n" for row in _SQUAD_ROWS),
+            'the predictions file is JSON Lines of {"id", "prediction_text"} records '
+            f"(evaluate's squad rows); {_EXPECTED}: turn the lines into one object with "
+            "jq -s 'map({(.id): .prediction_text}) | add'",
+        ),
+        (
+            '{"arabic-1-0": "x"}\n{"swahili-2-0": "y"}\n',
+            f"the predictions file is JSON Lines (one JSON value per line); {_EXPECTED}",
+        ),
+        (
+            json.dumps(_SQUAD_ROWS),
+            'the predictions file is a list of {"id", "prediction_text"} records (evaluate\'s '
+            f"squad rows, which compute() takes); {_EXPECTED}: turn it into one with "
+            "jq 'map({(.id): .prediction_text}) | add'",
+        ),
+        ("", f"the predictions file is empty; {_EXPECTED}"),
+        (" \n", f"the predictions file is empty; {_EXPECTED}"),
+        (
+            '{"arabic-1-0": ' + "7" * 10_001 + "}",
+            "the predictions file holds an integer of more than 4,300 digits, more than "
+            "Python's json (and so the official script) reads",
+        ),
+        (
+            '{"arabic-1-0": ' + "[" * 100_000 + "]" * 100_000 + "}",
+            "the predictions file holds JSON nested too deeply to be read",
+        ),
+    ],
+)
+def test_predictions_of_another_form_are_named_with_the_form_expected(tmp_path, content, message):
+    gold = _write(tmp_path / "gold.json", {"data": []})
+    path = tmp_path / "predictions.json"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(ValueError) as refused:
+        taskeval.read_official(NAME, references=gold, predictions=path)
+    assert str(refused.value) == f"{path}: {message}"
+
+
 def test_reader_refuses_what_the_official_json_load_refuses(tmp_path):
     gold = _write(tmp_path / "gold.json", {"data": []})
     bom = tmp_path / "bom.json"

@@ -22,6 +22,8 @@ import os
 import re
 from contextlib import contextmanager
 
+from .plain_values import shown
+
 # --- Strings that Arrow cannot store -------------------------------------------------------------
 # A Python str may hold a lone surrogate ("\ud800": an escaped one is valid JSON, and the official
 # scorers compare such ids like any other), but Arrow stores strings as UTF-8, which has no code
@@ -263,7 +265,7 @@ class CheckedRows:
         unknown = sorted(set(options) - set(taken))
         if unknown:
             raise ValueError(
-                f"{self.name} takes no option {', '.join(map(repr, unknown))} "
+                f"{self.name} takes no option {', '.join(map(shown, unknown))} "
                 f"(its options: {', '.join(taken)})"
             )
         self._checked_options(**options)

@@ -202,16 +202,28 @@ def loads_text_line(line: bytes, fast: Callable[[bytes], Any] | None = None) -> 
 
 def line_error(path: Any, number: int, line: bytes, error: BaseException) -> ValueError:
     """The ``ValueError`` for a line that is not one JSON value, naming the common mistakes."""
-    if not line.strip():
-        return ValueError(f"{path}, line {number}: a blank line (one JSON value per line)")
     mistake = _file_mistake(line) if number == 1 else None
     if mistake is not None:
         return ValueError(f"{path}, line 1: {mistake}")
+    return ValueError(f"{path}, line {number}: {value_problem(line, error)}")
+
+
+def value_problem(line: bytes, error: BaseException) -> str:
+    """What is wrong with a line ``json.loads`` refused with ``error``, in plain words."""
+    if not line.strip():
+        return "a blank line (one JSON value per line)"
     if isinstance(error, UnicodeDecodeError):
-        return ValueError(f"{path}, line {number}: not UTF-8 text ({error})")
+        return f"not UTF-8 text ({error})"
     if isinstance(error, RecursionError):
-        return ValueError(f"{path}, line {number}: JSON nested too deeply to be read")
-    return ValueError(f"{path}, line {number}: not a JSON value ({error})")
+        return "JSON nested too deeply to be read"
+    if "integer string conversion" in str(error):  # Python's bound on the digits of an int
+        import sys
+
+        return (
+            f"an integer of more than {sys.get_int_max_str_digits():,} digits, more than "
+            "Python's json (and so the official scorer) reads"
+        )
+    return f"not a JSON value ({error})"
 
 
 def _file_mistake(first_line: bytes) -> str | None:

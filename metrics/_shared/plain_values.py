@@ -22,6 +22,20 @@ INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
 INT64 = range(INT64_MIN, INT64_MAX + 1)  # ``x in INT64`` is one C-level comparison pair for ints
 _ARRAY_MODULES = ("numpy", "torch")
+SHOWN_CHARS = 200  # the most characters of a value a message quotes
+
+
+def shown(value: Any, most: int = SHOWN_CHARS) -> str:
+    """``repr(value)`` as a message quotes it: cut after ``most`` characters, with a mark that
+    says how many more there were, so that a message about a value of megabytes stays short
+    (and cheap to pass on, log and show)."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        return f"a {type(value).__name__} nested too deeply to show"
+    if len(text) <= most:
+        return text
+    return f"{text[:most]}… ({len(text) - most:,} more characters)"
 
 
 def _is_array(value: Any, ndim: int) -> bool:
@@ -75,7 +89,7 @@ def int_problem(value: Any) -> str | None:
     """Why ``value`` is not an int64 (a short phrase for an error message), or None if it is."""
     number = as_int(value)
     if number is None:
-        return f"expected an int, got {value!r}"
+        return f"expected an int, got {shown(value)}"
     if number not in INT64:
-        return f"expected a signed 64-bit int (-2**63 to 2**63-1), got {number!r}"
+        return f"expected a signed 64-bit int (-2**63 to 2**63-1), got {shown(number)}"
     return None

@@ -28,6 +28,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from .plain_values import shown
 from .records import SCENARIOS, Keyphrase, Relation, Sentence, split_words
 from .rows import span_problem
 from .scoring import score
@@ -85,7 +86,7 @@ def _int(path: Path, number: int, field: str, value: str) -> int:
         return int(value)
     except ValueError:
         raise ValueError(
-            f"{path}, line {number}: {field} must be an integer, got {value!r}"
+            f"{path}, line {number}: {field} must be an integer, got {shown(value)}"
         ) from None
 
 
@@ -98,7 +99,7 @@ def _parse_a_line(path: Path, number: int, line: str) -> tuple[int, str, list[tu
     if len(fields) != 4:
         raise ValueError(
             f"{path}, line {number}: expected 4 TAB-separated fields {_A_LAYOUT}, "
-            f"got {len(fields)} in {line.strip()!r}"
+            f"got {len(fields)} in {shown(line.strip())}"
         )
     kp_id = _int(path, number, "the key-phrase ID", fields[0])
     pairs = []
@@ -107,7 +108,7 @@ def _parse_a_line(path: Path, number: int, line: str) -> tuple[int, str, list[tu
         if len(bounds) != 2:
             raise ValueError(
                 f"{path}, line {number}: each span must be 'START END' (spans separated by ';'), "
-                f"got {chunk!r}"
+                f"got {shown(chunk)}"
             )
         pairs.append(
             (
@@ -228,7 +229,7 @@ def _parse_b_line(
     if len(fields) != 3:
         raise ValueError(
             f"{path}, line {number}: expected 3 TAB-separated fields {_B_LAYOUT}, "
-            f"got {len(fields)} in {line.strip()!r}"
+            f"got {len(fields)} in {shown(line.strip())}"
         )
     label, ids = fields[0], []
     for field, value in (("source ID", fields[1]), ("target ID", fields[2])):
@@ -549,7 +550,7 @@ def _layouts(
 ) -> tuple[dict[str | None, Path], dict[str | None, Path]]:
     """The scenario folders of both sides, checked."""
     if scenario is not None and scenario not in SCENARIOS:
-        raise ValueError(f"scenario must be one of {', '.join(SCENARIOS)}, got {scenario!r}")
+        raise ValueError(f"scenario must be one of {', '.join(SCENARIOS)}, got {shown(scenario)}")
     for path in (references, predictions):
         if not Path(path).is_dir():
             raise ValueError(f"{path}: no such folder")
@@ -705,7 +706,7 @@ def _hub_id(value: Any, where: str) -> int:
     text = value if isinstance(value, str) else None
     digits = text.lstrip("TR") if text else ""
     if not (digits.isascii() and digits.isdigit()):  # '²' is a digit to isdigit, not to int
-        raise ValueError(f"{where}: expected a BRAT id such as 'T12', got {value!r}")
+        raise ValueError(f"{where}: expected a BRAT id such as 'T12', got {shown(value)}")
     return int(digits)
 
 
@@ -741,7 +742,9 @@ def _hub_spans(text: str, base: int, entity: Mapping, kp_id: int, at: str) -> li
     start, end = entity["start_character"], entity["end_character"]
     for field, value in (("start_character", start), ("end_character", end)):
         if isinstance(value, (bool, str, float)) or not hasattr(value, "__index__"):
-            raise ValueError(f"{at}, field {field!r}: expected an int offset, got {value!r}")
+            raise ValueError(
+                f"{at}, field {shown(field)}: expected an int offset, got {shown(value)}"
+            )
     start, end = operator.index(start), operator.index(end)  # numpy ints from a data frame too
     relative = (start - base, end - base)
     if not 0 <= relative[0] <= relative[1] <= len(text):
@@ -762,7 +765,7 @@ def _hub_spans(text: str, base: int, entity: Mapping, kp_id: int, at: str) -> li
     if pairs is None:
         raise ValueError(
             f"{at} (T{kp_id}): the sentence over [{start}, {end}) reads "
-            f"{text[relative[0] : relative[1]]!r}, not the entity text {ent_text!r}; the Hub "
+            f"{shown(text[relative[0] : relative[1]])}, not the entity text {shown(ent_text)}; the Hub "
             f"rows keep only the first start and the last end of a discontinuous entity, and "
             f"its words do not locate its fragments unambiguously"
         )
@@ -795,7 +798,7 @@ def references_from_hub(rows: Iterable[Mapping]) -> list[dict]:
                 f"'relations'"
             ) from None
         if not isinstance(text, str):
-            raise ValueError(f"{where}, field 'sentence': expected a string, got {text!r}")
+            raise ValueError(f"{where}, field 'sentence': expected a string, got {shown(text)}")
         keyphrases, ids = [], set()
         for k, entity in enumerate(entities):
             at = f"{where}, entities[{k}]"
@@ -812,12 +815,14 @@ def references_from_hub(rows: Iterable[Mapping]) -> list[dict]:
             at = f"{where}, relations[{r}]"
             try:
                 label = _hub_label(link["rel_label"], HUB_RELATION_LABELS, f"{at}, 'rel_label'")
-                ends = [_hub_id(link[f], f"{at}, field {f!r}") for f in ("arg1", "arg2")]
+                ends = [_hub_id(link[f], f"{at}, field {shown(f)}") for f in ("arg1", "arg2")]
             except (KeyError, TypeError) as e:
                 raise ValueError(f"{at}: missing field {e}") from None
             for field, kp_id in zip(("arg1", "arg2"), ends):
                 if kp_id not in ids:
-                    raise ValueError(f"{at}, field {field!r}: no entity of this row has that id")
+                    raise ValueError(
+                        f"{at}, field {shown(field)}: no entity of this row has that id"
+                    )
             relations.append({"label": label, "source": ends[0], "target": ends[1]})
         out.append({"text": text, "keyphrases": keyphrases, "relations": relations})
         base += len(text) + 1

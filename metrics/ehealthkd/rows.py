@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .plain_values import INT64, as_int, as_list, int_problem
+from .plain_values import INT64, as_int, as_list, int_problem, shown
 from .records import SCENARIOS, Keyphrase, Relation, Sentence, split_words
 
 _ROW_FIELDS = ("text", "keyphrases", "relations")
@@ -30,7 +30,7 @@ def check_lengths(n_predictions: int, n_references: int) -> None:
 
 def check_scenario(scenario: Any) -> str:
     if scenario not in SCENARIOS:
-        raise ValueError(f"scenario must be one of {', '.join(SCENARIOS)}, got {scenario!r}")
+        raise ValueError(f"scenario must be one of {', '.join(SCENARIOS)}, got {shown(scenario)}")
     return scenario
 
 
@@ -70,7 +70,7 @@ def _check_fields(where: str, record: Any, fields: tuple[str, ...], what: str) -
 def _list_field(where: str, row: Mapping, field: str) -> list:
     value = row[field]
     if not isinstance(value, list):
-        raise ValueError(f"{where}: field {field!r} must be a list, got {value!r}")
+        raise ValueError(f"{where}: field {shown(field)} must be a list, got {shown(value)}")
     return value
 
 
@@ -78,7 +78,7 @@ def _pairs(where: str, spans: Any) -> list[tuple[int, int]]:
     if not isinstance(spans, list) or not spans:
         raise ValueError(
             f"{where}, field 'spans': expected a non-empty list of [start, end] pairs, "
-            f"got {spans!r}"
+            f"got {shown(spans)}"
         )
     pairs = []
     for pair in spans:
@@ -88,7 +88,7 @@ def _pairs(where: str, spans: Any) -> list[tuple[int, int]]:
         if len(ends) != 2 or None in ends:
             raise ValueError(
                 f"{where}, field 'spans': expected [start, end] pairs of ints (signed 64-bit), "
-                f"got {pair!r}"
+                f"got {shown(pair)}"
             )
         pairs.append((ends[0], ends[1]))
     return pairs
@@ -102,7 +102,7 @@ def _keyphrase(at: str, phrase: Any, text: str) -> Keyphrase:
         raise ValueError(f"{at}, field 'id': {int_problem(phrase['id'])}")
     at = f"{at} (id {kp_id})"
     if not isinstance(label, str):
-        raise ValueError(f"{at}, field 'label': expected a string, got {label!r}")
+        raise ValueError(f"{at}, field 'label': expected a string, got {shown(label)}")
     pairs = _pairs(at, phrase["spans"])
     problem = span_problem(pairs, len(text))
     if problem:
@@ -117,18 +117,18 @@ def _relation(at: str, link: Any, ids: set[int]) -> Relation:
     _check_fields(at, link, _RELATION_FIELDS, "relation")
     label = link["label"]
     if not isinstance(label, str):
-        raise ValueError(f"{at}, field 'label': expected a string, got {label!r}")
+        raise ValueError(f"{at}, field 'label': expected a string, got {shown(label)}")
     ends = []
     for field in ("source", "target"):
         value = _int64(link[field])
         if value is None:
             raise ValueError(
-                f"{at}, field {field!r}: expected a key-phrase id, "
+                f"{at}, field {shown(field)}: expected a key-phrase id, "
                 f"{int_problem(link[field]).removeprefix('expected ')}"
             )
         if value not in ids:
             raise ValueError(
-                f"{at}, field {field!r}: no key phrase of this sentence has id {value}"
+                f"{at}, field {shown(field)}: no key phrase of this sentence has id {value}"
             )
         ends.append(value)
     return Relation(label.lower(), *ends)
@@ -140,7 +140,7 @@ def normalize_row(side: str, index: int, row: Any) -> Sentence:
     _check_fields(where, row, _ROW_FIELDS, "sentence")
     text = row["text"]
     if not isinstance(text, str):
-        raise ValueError(f"{where}: field 'text' must be a string, got {text!r}")
+        raise ValueError(f"{where}: field 'text' must be a string, got {shown(text)}")
     keyphrases = tuple(
         [
             _keyphrase(f"{where}, keyphrases[{k}]", phrase, text)

@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from . import shortcuts
+from .plain_values import shown
 from .records import (
     SCENARIOS,
     Keyphrase,
@@ -143,7 +144,7 @@ def incorrect_match(
     j = first_same_spans(phrase, gold, left)
     if j is not None and gold[j].label == phrase.label:
         raise ValueError(
-            f"{where}, key phrase id {phrase.id}: same spans and label {gold[j].label!r} as the "
+            f"{where}, key phrase id {phrase.id}: same spans and label {shown(gold[j].label)} as the "
             f"reference key phrase id {gold[j].id}, which an earlier prediction with identical "
             f"spans could not claim; the official evaluation fails an assertion on this input "
             f"(list span-identical key phrases in the reference order)"

@@ -12,6 +12,7 @@ from os import PathLike
 
 from .fast_path import official_form_claims
 from .jsonl import read_jsonl
+from .plain_values import shown
 from .rows import check_max_evidence
 from .scoring import DEFAULT_MAX_EVIDENCE, fever_score, gc_paused, official_form_score
 
@@ -60,7 +61,7 @@ def _pair(
     for index, row in enumerate(preds):
         if type(row) is not dict:
             raise ValueError(
-                f"{predictions}, line {index + 1}: expected a JSON object, got {row!r}"
+                f"{predictions}, line {index + 1}: expected a JSON object, got {shown(row)}"
             )
         out_preds.append({k: row[k] for k in _PREDICTION_FIELDS if k in row})
         own = carries_gold(row)
@@ -91,7 +92,7 @@ def _refuse_records(preds: list, refs: list, gold_files: list, predictions: Any)
                 if type(item) is dict:
                     raise ValueError(
                         f"{predictions}, line {index + 1}: field 'predicted_evidence'[{k}] must "
-                        f"be a [page, line] list in an official file, got {item!r} (the official "
+                        f"be a [page, line] list in an official file, got {shown(item)} (the official "
                         f"scorer never matches a JSON object)"
                     )
     read = [  # the gold groups the official scorer reads: those of claims not NOT ENOUGH INFO
@@ -110,7 +111,7 @@ def _refuse_records(preds: list, refs: list, gold_files: list, predictions: Any)
                         raise ValueError(
                             f"{gold_files[index]}, line {index + 1}: field 'evidence'[{g}][{k}] "
                             f"must be an [annotation_id, evidence_id, page, line] list in an "
-                            f"official file, got {item!r} (the official scorer reads its "
+                            f"official file, got {shown(item)} (the official scorer reads its "
                             f"positions 2 and 3)"
                         )
 
@@ -134,10 +135,12 @@ def _gold(actual: list | None, index: int, preds: list, references: Any, predict
         )
     gold = actual[index]
     if type(gold) is not dict:
-        raise ValueError(f"{references}, line {index + 1}: expected a JSON object, got {gold!r}")
+        raise ValueError(
+            f"{references}, line {index + 1}: expected a JSON object, got {shown(gold)}"
+        )
     for field in ("label", "evidence"):
         if field not in gold:
-            raise ValueError(f"{references}, line {index + 1}: missing gold field {field!r}")
+            raise ValueError(f"{references}, line {index + 1}: missing gold field {shown(field)}")
     return gold
 
 
@@ -229,10 +232,10 @@ def references_from_hub(rows: Iterable[Mapping]) -> list[dict]:
             page, line = row["evidence_wiki_url"], row["evidence_sentence_id"]
         except (KeyError, TypeError) as e:
             raise ValueError(f"rows[{index}]: expected a Hub fever v1.0 row, missing {e}") from None
-        where = f"rows[{index}] (id {claim_id!r})"
+        where = f"rows[{index}] (id {shown(claim_id)})"
         if not isinstance(label, str) or not label:
             raise ValueError(
-                f"{where}: field 'label' must be a non-empty string, got {label!r} (the "
+                f"{where}: field 'label' must be a non-empty string, got {shown(label)} (the "
                 f"unlabelled splits have no gold)"
             )
         claim = claims.setdefault(
@@ -240,8 +243,8 @@ def references_from_hub(rows: Iterable[Mapping]) -> list[dict]:
         )
         if claim["label"] != label:
             raise ValueError(
-                f"{where}: field 'label' is {label!r} but an earlier row of the same claim has "
-                f"{claim['label']!r}"
+                f"{where}: field 'label' is {shown(label)} but an earlier row of the same claim has "
+                f"{shown(claim['label'])}"
             )
         annotation_id = None if annotation_id == -1 else annotation_id
         evidence_id = None if evidence_id == -1 else evidence_id
@@ -256,7 +259,7 @@ def references_from_hub(rows: Iterable[Mapping]) -> list[dict]:
             claim["groups"].setdefault((annotation_id, evidence_id), []).append(item)
         if claim["empty"] and claim["groups"]:
             raise ValueError(
-                f"{where}: a {label!r} claim has a row without 'evidence_wiki_url' (the Hub's "
+                f"{where}: a {shown(label)} claim has a row without 'evidence_wiki_url' (the Hub's "
                 f"form of an empty gold evidence list) and rows with evidence"
             )
     return [

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import chain, islice
 from operator import itemgetter
 
-from .plain_values import INT64, INT64_MAX, as_int
+from .plain_values import INT64, INT64_MAX, as_int, shown
 from .rules import evidence_scored, labels_correct
 
 TYPE_CHECKING = False  # typing itself costs the command-line scorer milliseconds at start
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 def _where(side: str, index: int, row: Any) -> str:
     row_id = row.get("id") if isinstance(row, Mapping) else None
-    return f"{side}[{index}]" + (f" (id {row_id!r})" if row_id is not None else "")
+    return f"{side}[{index}]" + (f" (id {shown(row_id)})" if row_id is not None else "")
 
 
 def _sentence(page: Any, line: Any, where: str, field: str, item: Any) -> Sentence | None:
@@ -43,7 +43,7 @@ def _sentence(page: Any, line: Any, where: str, field: str, item: Any) -> Senten
     if number not in INT64:
         raise ValueError(
             f"{where}: field {field} has a line outside the signed 64-bit range "
-            f"(-2**63 to 2**63-1), got {item!r}"
+            f"(-2**63 to 2**63-1), got {shown(item)}"
         )
     return (page, number)
 
@@ -83,10 +83,10 @@ def _gold_sentence(item: Any, where: str, field: str) -> Sentence | None:
 
 def _check_label(where: str, row: Mapping, field: str) -> str:
     if field not in row:
-        raise ValueError(f"{where}: missing field {field!r}")
+        raise ValueError(f"{where}: missing field {shown(field)}")
     label = row[field]
     if not isinstance(label, str):
-        raise ValueError(f"{where}: field {field!r} must be a string, got {label!r}")
+        raise ValueError(f"{where}: field {shown(field)} must be a string, got {shown(label)}")
     return label
 
 
@@ -200,13 +200,13 @@ def _row_fields(
     where = _check_row(*at)
     label = _check_label(where, at[2], label_field)
     if list_field not in at[2]:
-        raise ValueError(f"{where}: missing field {list_field!r}")
+        raise ValueError(f"{where}: missing field {shown(list_field)}")
     return where, label, at[2][list_field]
 
 
 def _not_a_list(where: str, field: str, items: str, value: Any) -> ValueError:
     return ValueError(
-        f"{where}: field {field!r} must be a list of {items}, got {type(value).__name__}"
+        f"{where}: field {shown(field)} must be a list of {items}, got {type(value).__name__}"
     )
 
 
@@ -217,7 +217,7 @@ def _sentences(items: list, where: str, field: str, parse: Any, expected: str) -
         at = f"{field}[{position}]"
         sentence = parse(item, where, at)
         if sentence is None:
-            raise ValueError(f"{where}: field {at} must be {expected}, got {item!r}")
+            raise ValueError(f"{where}: field {at} must be {expected}, got {shown(item)}")
         out.append(sentence)
     return out
 
@@ -258,7 +258,7 @@ def _reference_row(index: int, row: Any) -> Reference:
         group = _empty_as_list(group)
         if not isinstance(group, list):
             raise ValueError(
-                f"{where}: field 'evidence'[{g}] must be a list of evidence items, got {group!r}"
+                f"{where}: field 'evidence'[{g}] must be a list of evidence items, got {shown(group)}"
             )
         field = f"'evidence'[{g}]"
         gold_groups.append(_sentences(group, where, field, _gold_sentence, _GOLD_EXPECTED))
@@ -351,7 +351,7 @@ def check_max_evidence(max_evidence: Any) -> int | None:
         return None
     number = as_int(max_evidence)
     if number is None:
-        raise ValueError(f"max_evidence must be an int or None, got {max_evidence!r}")
+        raise ValueError(f"max_evidence must be an int or None, got {shown(max_evidence)}")
     return number
 
 

@@ -14,6 +14,7 @@ from os import PathLike
 
 from .fast_counts import official_counts
 from .jsonl import read_jsonl
+from .plain_values import shown
 from .scoring import ABSTRACT_KEYS, SENTENCE_KEYS, abstract_scores, scifact_scores, sentence_scores
 
 TYPE_CHECKING = False  # typing itself costs the command-line scorer milliseconds at start
@@ -32,14 +33,16 @@ _METRIC = os.path.basename(os.path.dirname(__file__))
 def _claim(path: Any, number: int, row: Any) -> tuple[str, Any, Mapping]:
     where = f"{path}, line {number}"
     if not isinstance(row, dict):
-        raise ValueError(f"{where}: expected a JSON object with 'id' and 'evidence', got {row!r}")
+        raise ValueError(
+            f"{where}: expected a JSON object with 'id' and 'evidence', got {shown(row)}"
+        )
     for field in ("id", "evidence"):
         if field not in row:
-            raise ValueError(f"{where}: missing field {field!r}")
+            raise ValueError(f"{where}: missing field {shown(field)}")
     if not isinstance(row["evidence"], dict):
         raise ValueError(
-            f"{where} (id {row['id']!r}): field 'evidence' must be an object keyed by doc id, "
-            f"got {row['evidence']!r}"
+            f"{where} (id {shown(row['id'])}): field 'evidence' must be an object keyed by doc id, "
+            f"got {shown(row['evidence'])}"
         )
     return where, row["id"], row["evidence"]
 
@@ -47,8 +50,8 @@ def _claim(path: Any, number: int, row: Any) -> tuple[str, Any, Mapping]:
 def _entry(where: str, claim_id: Any, field: str, doc_id: str, item: Any) -> dict:
     if not isinstance(item, dict) or "sentences" not in item or "label" not in item:
         raise ValueError(
-            f"{where} (id {claim_id!r}): field {field} must be an object with 'sentences' and "
-            f"'label', got {item!r}"
+            f"{where} (id {shown(claim_id)}): field {field} must be an object with 'sentences' and "
+            f"'label', got {shown(item)}"
         )
     return {"doc_id": doc_id, "label": item["label"], "sentences": item["sentences"]}
 
@@ -62,11 +65,11 @@ def read_gold(path: str | PathLike) -> list[dict]:
         for doc_id, rationales in evidence.items():
             if not isinstance(rationales, list) or not rationales:
                 raise ValueError(
-                    f"{where} (id {claim_id!r}): field 'evidence'[{doc_id!r}] must be a non-empty "
-                    f"list of rationales, got {rationales!r}"
+                    f"{where} (id {shown(claim_id)}): field 'evidence'[{shown(doc_id)}] must be a non-empty "
+                    f"list of rationales, got {shown(rationales)}"
                 )
             entries += [
-                _entry(where, claim_id, f"'evidence'[{doc_id!r}][{i}]", doc_id, r)
+                _entry(where, claim_id, f"'evidence'[{shown(doc_id)}][{i}]", doc_id, r)
                 for i, r in enumerate(rationales)
             ]
         out.append({"id": claim_id, "evidence": entries})
@@ -79,7 +82,8 @@ def read_predictions(path: str | PathLike) -> list[dict]:
     for number, row in enumerate(read_jsonl(path), 1):
         where, claim_id, evidence = _claim(path, number, row)
         entries = [
-            _entry(where, claim_id, f"'evidence'[{d!r}]", d, item) for d, item in evidence.items()
+            _entry(where, claim_id, f"'evidence'[{shown(d)}]", d, item)
+            for d, item in evidence.items()
         ]
         out.append({"id": claim_id, "evidence": entries})
     return out
@@ -157,10 +161,10 @@ def references_from_hub(rows: Iterable[Mapping]) -> list[dict]:
                 f"rows[{index}]: expected a row of the Hub allenai/scifact 'claims' config, "
                 f"missing {e}"
             ) from None
-        where = f"rows[{index}] (id {claim_id!r})"
+        where = f"rows[{index}] (id {shown(claim_id)})"
         if not isinstance(sentences, (list, tuple)):
             raise ValueError(
-                f"{where}: field 'evidence_sentences' must be a list of ints, got {sentences!r}"
+                f"{where}: field 'evidence_sentences' must be a list of ints, got {shown(sentences)}"
             )
         claim = claims.setdefault(claim_id, {"id": claim_id, "evidence": [], "nei": False})
         if doc_id == "":

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .plain_values import INT64, INT64_MAX, as_int, as_list, int_problem
+from .plain_values import INT64, INT64_MAX, as_int, as_list, int_problem, shown
 from .scoring import LABELS, predicted_abstracts
 
 TYPE_CHECKING = False  # typing itself costs the command-line scorer milliseconds at start
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 def _where(at: Where) -> str:
     side, index, row = at
     row_id = row.get("id") if isinstance(row, Mapping) else None
-    return f"{side}[{index}]" + (f" (id {row_id!r})" if row_id is not None else "")
+    return f"{side}[{index}]" + (f" (id {shown(row_id)})" if row_id is not None else "")
 
 
 def _is_list(value: Any) -> bool:
@@ -55,7 +55,7 @@ def check_rows(rows: Any, side: str) -> None:
 
 def _field(at: Where, mapping: Mapping, name: str, path: str = "") -> Any:
     if name not in mapping:
-        raise ValueError(f"{_where(at)}: missing field {path}{name!r}")
+        raise ValueError(f"{_where(at)}: missing field {path}{shown(name)}")
     return mapping[name]
 
 
@@ -71,16 +71,16 @@ def _check_sentences(at: Where, path: str, doc_id: str, sentences: Any) -> list[
         items = as_list(sentences)
         if items is None:
             raise ValueError(
-                f"{_where(at)}: field {path}['sentences'] (doc {doc_id!r}) must be a list of "
-                f"sentence indices, got {sentences!r}"
+                f"{_where(at)}: field {path}['sentences'] (doc {shown(doc_id)}) must be a list of "
+                f"sentence indices, got {shown(sentences)}"
             )
     plain = []
     for position, s in enumerate(items):
         number = as_int(s)
         if number is None or not 0 <= number <= INT64_MAX:
             raise ValueError(
-                f"{_where(at)}: field {path}['sentences'][{position}] (doc {doc_id!r}) must be a "
-                f"non-negative int sentence index (at most 2**63-1), got {s!r}"
+                f"{_where(at)}: field {path}['sentences'][{position}] (doc {shown(doc_id)}) must be a "
+                f"non-negative int sentence index (at most 2**63-1), got {shown(s)}"
             )
         plain.append(number)
     return plain
@@ -92,19 +92,19 @@ def _check_entry(at: Where, j: int, entry: Any, gold: bool) -> list[int] | None:
     if not _is_dict(entry):
         raise ValueError(
             f"{_where(at)}: field {path} must be a dict with 'doc_id', 'label' and 'sentences', "
-            f"got {entry!r}"
+            f"got {shown(entry)}"
         )
     doc_id = _field(at, entry, "doc_id", path)
     if type(doc_id) is not str and not isinstance(doc_id, str):
         raise ValueError(
             f"{_where(at)}: field {path}['doc_id'] must be a string (doc ids are compared "
-            f"verbatim, as JSON object keys), got {doc_id!r}"
+            f"verbatim, as JSON object keys), got {shown(doc_id)}"
         )
     label = _field(at, entry, "label", path)
     if label not in LABELS or not isinstance(label, str):
         raise ValueError(
-            f"{_where(at)}: field {path}['label'] (doc {doc_id!r}) must be 'SUPPORT' or "
-            f"'CONTRADICT', got {label!r}"
+            f"{_where(at)}: field {path}['label'] (doc {shown(doc_id)}) must be 'SUPPORT' or "
+            f"'CONTRADICT', got {shown(label)}"
             + ("" if gold else " (leave out abstracts predicted NOT ENOUGH INFO)")
         )
     given = _field(at, entry, "sentences", path)
@@ -113,13 +113,13 @@ def _check_entry(at: Where, j: int, entry: Any, gold: bool) -> list[int] | None:
     if gold:
         if not sentences:
             raise ValueError(
-                f"{_where(at)}: field {path}['sentences'] (doc {doc_id!r}) is empty: a gold "
+                f"{_where(at)}: field {path}['sentences'] (doc {shown(doc_id)}) is empty: a gold "
                 f"rationale needs at least one sentence"
             )
         if len(set(sentences)) != len(sentences):
             raise ValueError(
-                f"{_where(at)}: field {path}['sentences'] (doc {doc_id!r}) lists a sentence "
-                f"twice: {list(sentences)!r}"
+                f"{_where(at)}: field {path}['sentences'] (doc {shown(doc_id)}) lists a sentence "
+                f"twice: {shown(list(sentences))}"
             )
     return converted
 
@@ -128,7 +128,9 @@ def _check_row(at: Where) -> Sequence:
     """Check a row's ``id`` and the type of its ``evidence``; return the evidence."""
     row = at[2]
     if not _is_dict(row):
-        raise ValueError(f"{_where(at)}: expected a dict with 'id' and 'evidence', got {row!r}")
+        raise ValueError(
+            f"{_where(at)}: expected a dict with 'id' and 'evidence', got {shown(row)}"
+        )
     claim_id = _field(at, row, "id")
     if type(claim_id) is not int or claim_id not in INT64:
         problem = int_problem(claim_id)
@@ -138,7 +140,7 @@ def _check_row(at: Where) -> Sequence:
     if not _is_list(evidence):
         raise ValueError(
             f"{_where(at)}: field 'evidence' must be a list of {{'doc_id', 'label', "
-            f"'sentences'}} entries, got {evidence!r}"
+            f"'sentences'}} entries, got {shown(evidence)}"
         )
     return evidence
 
@@ -159,15 +161,15 @@ def _check_gold_abstracts(at: Where, evidence: Sequence[Mapping], plain: bool) -
         first, first_label = labels.setdefault(doc_id, (j, label))
         if label != first_label:
             raise ValueError(
-                f"{_where(at)}: field 'evidence'[{j}]['label'] of doc {doc_id!r} is {label!r} "
-                f"but 'evidence'[{first}] of the same doc is {first_label!r}: one abstract has "
+                f"{_where(at)}: field 'evidence'[{j}]['label'] of doc {shown(doc_id)} is {shown(label)} "
+                f"but 'evidence'[{first}] of the same doc is {shown(first_label)}: one abstract has "
                 f"one label"
             )
         for s in sentences:
             other = owner.setdefault((doc_id, s), j)
             if other != j:
                 raise ValueError(
-                    f"{_where(at)}: field 'evidence'[{j}]['sentences'] of doc {doc_id!r}: "
+                    f"{_where(at)}: field 'evidence'[{j}]['sentences'] of doc {shown(doc_id)}: "
                     f"sentence {s} is already in rationale 'evidence'[{other}]; rationales of "
                     f"one abstract must not share sentences"
                 )
@@ -252,8 +254,8 @@ def check_pairs(
     for index, (pred, ref) in enumerate(zip(predictions, references), start):
         if pred["id"] != ref["id"]:
             raise ValueError(
-                f"predictions[{index}] (id {pred['id']!r}): field 'id' does not match "
-                f"references[{index}] (id {ref['id']!r}); both must list the same claims in the "
+                f"predictions[{index}] (id {shown(pred['id'])}): field 'id' does not match "
+                f"references[{index}] (id {shown(ref['id'])}); both must list the same claims in the "
                 f"same order"
             )
     if len(predictions) != len(references):
@@ -263,7 +265,7 @@ def check_pairs(
         raise ValueError(
             f"predictions and references must have the same length (one row per claim, paired "
             f"by position), got {len(predictions)} predictions and {len(references)} references; "
-            f"{side}[{start + n}] (id {extra['id']!r}) has no counterpart"
+            f"{side}[{start + n}] (id {shown(extra['id'])}) has no counterpart"
         )
 
 

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from .plain_values import shown
+
 TYPE_CHECKING = False  # typing itself costs the command-line scorer milliseconds at start
 if TYPE_CHECKING:
     from typing import Any
@@ -286,4 +288,4 @@ def __getattr__(name: str) -> Any:
         value = getattr(import_module(f".{_ELSEWHERE[name]}", __package__), name)
         globals()[name] = value  # found directly from now on
         return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    raise AttributeError(f"module {shown(__name__)} has no attribute {shown(name)}")

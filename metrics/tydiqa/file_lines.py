@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import json
 import queue
+import re
 import threading
 from collections.abc import Callable, Iterator
 from os import PathLike
 from typing import Any
 
-from .jsonl import iter_lines
+from .jsonl import iter_lines, value_problem
 
 try:  # ISA-L inflates gzip about 3x faster than zlib, with the same API (package isal)
     from isal import igzip
@@ -32,49 +33,83 @@ _QUEUED = 4  # inflated chunks waiting for the reader: bounds memory
 Idle = Callable[[], bool]
 
 
-def _inflate(path: str | PathLike) -> Iterator[bytes]:
-    """Inflated chunks of a (possibly multi-member, zero-padded) gzip file, as gzip reads it.
+class TrailingGarbage(OSError):
+    """Bytes after the last gzip member that are neither zero padding nor another member."""
 
-    Each chunk is one call that runs long without the GIL, so the thread seldom waits for the
-    parsing thread to hand the GIL back. ISA-L's gzip reader releases the GIL once per read
-    (its zlib-style objects take it back for every output buffer they grow: several times per
-    chunk, each a wait of up to the interpreter's switch interval).
+
+_FIRST_FEED = 64  # bytes of a member first given to the inflater; doubled while it asks for more
+_ZEROS = re.compile(rb"\0*")
+
+
+def inflate(path: str | PathLike) -> Iterator[bytes]:
+    """Inflated chunks of a (possibly multi-member, zero-padded) gzip file, as gzip reads it,
+    with zlib's inflater: in time and memory linear in the file, however many members it holds.
+
+    Each member is fed a window that starts small and doubles while the member goes on, so that
+    the input left over at a member's end (which zlib copies out) is never much more than the
+    member itself: feeding whole reads would copy the rest of the read once per member.
+    Raises ``EOFError`` for a file that ends inside a member, ``TrailingGarbage`` for bytes
+    after a member that start no other, ``zlib.error`` for a broken member.
     """
-    if igzip is not None:
+    with open(path, "rb") as f:
+        buffer, at = b"", 0  # the input not yet given to an inflater: buffer[at:]
+        inflater, window, members = None, _FIRST_FEED, 0
+        while True:
+            if at == len(buffer):
+                buffer, at = f.read(_CHUNK), 0
+                if not buffer:  # end of the file
+                    if inflater is not None:
+                        if out := inflater.flush():
+                            yield out
+                        raise EOFError(
+                            "compressed file ended before the end-of-stream marker was reached"
+                        )
+                    return
+            if inflater is None:
+                if members:  # zero bytes may pad a member, as gzip allows
+                    at = _ZEROS.match(buffer, at).end()
+                    if at == len(buffer):
+                        continue
+                    if buffer[at : at + 2] not in (b"\x1f", b"\x1f\x8b"):  # gzip's magic number
+                        raise TrailingGarbage(
+                            f"trailing garbage after the gzip data, from byte "
+                            f"{f.tell() - len(buffer) + at:,} (neither another gzip member nor "
+                            "zero padding)"
+                        )
+                inflater, window = zlib.decompressobj(31), _FIRST_FEED
+            piece = buffer[at : at + window]
+            out = inflater.decompress(piece, _CHUNK)
+            if inflater.eof:  # end of a member: another may follow
+                at += len(piece) - len(inflater.unused_data)
+                inflater, members = None, members + 1
+            else:
+                left = len(inflater.unconsumed_tail)  # output held back by the size limit
+                at += len(piece) - left
+                if not left:
+                    window = min(window * 2, _CHUNK)
+            if out:
+                yield out
+
+
+def _inflate(path: str | PathLike) -> Iterator[bytes]:
+    """Inflated chunks of a gzip file: ISA-L's reader when installed, else ``inflate``.
+
+    Each chunk of ISA-L's reader is one call that runs long without the GIL, so the thread
+    seldom waits for the parsing thread to hand the GIL back (its zlib-style objects take the
+    GIL back for every output buffer they grow: several times per chunk). Its reader calls
+    trailing garbage a truncated file: an error is named by ``inflate``.
+    """
+    if igzip is None:
+        yield from inflate(path)
+        return
+    try:
         with igzip.open(path, "rb") as f:
             while chunk := f.read(_CHUNK):
                 yield chunk
-        return
-    with open(path, "rb") as f:
-        inflater, started = None, False
-        pending = b""
-        while True:
-            data = pending or f.read(_CHUNK)
-            if not data:  # end of the file
-                if inflater is None:
-                    return
-                out = inflater.flush()  # output held back by the size limit, if any
-                if out:
-                    yield out
-                if not inflater.eof:
-                    raise EOFError(
-                        "compressed file ended before the end-of-stream marker was reached"
-                    )
-                pending, inflater = inflater.unused_data, None
-                continue
-            if inflater is None:
-                if started:  # zero bytes may pad a member, as gzip allows
-                    data = data.lstrip(b"\0")
-                    if not data:
-                        pending = b""
-                        continue
-                inflater, started = zlib.decompressobj(31), True
-            out = inflater.decompress(data, _CHUNK)
-            pending = inflater.unconsumed_tail
-            if inflater.eof:  # end of a gzip member: another may follow
-                pending, inflater = inflater.unused_data, None
-            if out:
-                yield out
+    except (OSError, EOFError):
+        for _ in inflate(path):  # raises the error that names the problem
+            pass
+        raise
 
 
 def gzip_chunks(path: str | PathLike, idle: Idle | None = None) -> Iterator[bytes]:
@@ -141,6 +176,8 @@ def lines(
     try:
         chunks = gzip_chunks(path, idle) if gzipped else _plain_chunks(path)
         yield from iter_lines(chunks, universal=not gzipped)
+    except TrailingGarbage as e:
+        raise ValueError(f"{path}: {e}") from None
     except (OSError, EOFError, zlib.error) as e:
         raise ValueError(f"{path}: cannot be read ({e})") from None
 
@@ -159,12 +196,4 @@ def json_value(data: bytes, where: str, loads: Callable[[bytes], Any]) -> Any:
     try:
         return loads(data)
     except (ValueError, RecursionError) as e:
-        if not data.strip():
-            what = "a blank line"
-        elif isinstance(e, UnicodeDecodeError):
-            what = f"not UTF-8 text ({e})"
-        elif isinstance(e, RecursionError):
-            what = "JSON nested too deeply to be read"
-        else:
-            what = f"not a JSON value ({e})"
-        raise ValueError(f"{where}: {what}") from None
+        raise ValueError(f"{where}: {value_problem(data, e)}") from None

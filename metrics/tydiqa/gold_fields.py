@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .file_lines import json_value, loads_text
+from .plain_values import shown
 
 _GOLD_FIELDS = (b"example_id", b"language", b"annotations")
 _CLOSE = {0x5B: b"]", 0x7B: b"}"}
@@ -159,5 +160,5 @@ def gold_fields(
         raise ValueError(f"{where}: expected a JSON object, got {type(record).__name__}")
     for field in ("example_id", "language", "annotations"):
         if field not in record:
-            raise ValueError(f"{where}: missing field {field!r}")
+            raise ValueError(f"{where}: missing field {shown(field)}")
     return record["example_id"], record["language"], record["annotations"]

@@ -16,6 +16,7 @@ from typing import Any
 
 from .file_lines import Idle, json_value, lines, loads_binary, loads_text
 from .gold_fields import gold_fields
+from .plain_values import shown
 from .rows import (
     Prediction,
     Reference,
@@ -89,7 +90,7 @@ def iter_predictions(path: str | PathLike) -> Iterator[Prediction]:
                     row[field] = float(value)
                 except ValueError:
                     raise ValueError(
-                        f"{where}: field {field!r} must be a number, got {value!r}"
+                        f"{where}: field {shown(field)} must be a number, got {shown(value)}"
                     ) from None
         yield normalize_prediction(row, where)
 
@@ -192,21 +193,21 @@ def references_from_hub(rows: Iterable[Mapping], example_ids: Sequence[int]) -> 
         )
     out = []
     for index, (row, example_id) in enumerate(zip(rows, ids)):
-        where = f"rows[{index}] (example_id {example_id!r})"
+        where = f"rows[{index}] (example_id {shown(example_id)})"
         if not isinstance(row, Mapping):
             raise ValueError(f"{where}: expected a Hub tydiqa primary_task row (a dict)")
         annotations = row.get("annotations")
         if not isinstance(annotations, Mapping):
             raise ValueError(
                 f"{where}: field 'annotations' must be a dict of lists ({', '.join(_HUB_FIELDS)}), "
-                f"got {annotations!r}"
+                f"got {shown(annotations)}"
             )
         columns = []
         for field in _HUB_FIELDS:
             column = annotations.get(field)
             if not isinstance(column, (list, tuple)):
                 raise ValueError(
-                    f"{where}: field 'annotations.{field}' must be a list, got {column!r}"
+                    f"{where}: field 'annotations.{field}' must be a list, got {shown(column)}"
                 )
             columns.append(list(column))
         if len({len(c) for c in columns}) != 1:

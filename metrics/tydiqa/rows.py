@@ -11,7 +11,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .plain_values import INT64, as_int, as_number, int_problem
+from .plain_values import INT64, as_int, as_number, int_problem, shown
 
 YES_NO = ("yes", "no", "none")
 
@@ -24,7 +24,7 @@ Prediction = tuple[int, str, int, float, int, int, float, str]
 
 def _where(side: str, index: int, example_id: Any) -> str:
     where = f"{side}[{index}]"
-    return where if example_id is None else f"{where} (example_id {example_id!r})"
+    return where if example_id is None else f"{where} (example_id {shown(example_id)})"
 
 
 def check_rows(rows: Any, side: str) -> None:
@@ -35,7 +35,7 @@ def check_rows(rows: Any, side: str) -> None:
 def check_threshold(name: str, value: Any) -> int:
     number = as_int(value)
     if number is None:
-        raise ValueError(f"{name} must be an int (a number of annotator votes), got {value!r}")
+        raise ValueError(f"{name} must be an int (a number of annotator votes), got {shown(value)}")
     return number
 
 
@@ -47,7 +47,7 @@ def _example_id(where: str, row: Mapping) -> int:
     if number is None or number not in INT64:
         raise ValueError(
             f"{where}: field 'example_id' must be a signed 64-bit integer (as in the TyDi QA "
-            f"files; ids are matched by value and type), got {value!r}"
+            f"files; ids are matched by value and type), got {shown(value)}"
         )
     return number
 
@@ -57,7 +57,7 @@ def _string(where: str, row: Mapping, field: str, default: Any = None) -> str:
         return default
     value = row.get(field)
     if not isinstance(value, str):
-        raise ValueError(f"{where}: field {field!r} must be a string, got {value!r}")
+        raise ValueError(f"{where}: field {shown(field)} must be a string, got {shown(value)}")
     return value
 
 
@@ -66,14 +66,14 @@ def _int(where: str, value: Any, field: str) -> int:
         return value
     problem = int_problem(value)
     if problem:
-        raise ValueError(f"{where}: field {field!r}: {problem}")
+        raise ValueError(f"{where}: field {shown(field)}: {problem}")
     return as_int(value)  # a numpy or 0-d torch integer, as a plain int
 
 
 def _yes_no(where: str, value: Any, field: str) -> str:
     if not isinstance(value, str) or value.lower() not in YES_NO:
         raise ValueError(
-            f"{where}: field {field!r} must be 'YES', 'NO' or 'NONE' (any case), got {value!r}"
+            f"{where}: field {shown(field)} must be 'YES', 'NO' or 'NONE' (any case), got {shown(value)}"
         )
     return value.lower()
 
@@ -97,23 +97,25 @@ def _span(where: str, start: Any, end: Any, field: str) -> tuple[int, int]:
     end = _int(where, end, field)
     problem = span_problem(start, end)
     if problem:
-        raise ValueError(f"{where}: field {field!r} {problem}")
+        raise ValueError(f"{where}: field {shown(field)} {problem}")
     return start, end
 
 
 def _score(where: str, row: Mapping, field: str) -> float:
     if field not in row or row[field] is None:
-        raise ValueError(f"{where}: missing field {field!r} (a number; the sweep needs it)")
+        raise ValueError(f"{where}: missing field {shown(field)} (a number; the sweep needs it)")
     value = as_number(row[field])
     if value is None:
-        raise ValueError(f"{where}: field {field!r} must be a number, got {row[field]!r}")
+        raise ValueError(f"{where}: field {shown(field)} must be a number, got {shown(row[field])}")
     try:
         value = float(value)
     except OverflowError:
-        raise ValueError(f"{where}: field {field!r} is too large for a float: {value!r}") from None
+        raise ValueError(
+            f"{where}: field {shown(field)} is too large for a float: {shown(value)}"
+        ) from None
     if math.isnan(value):
         raise ValueError(
-            f"{where}: field {field!r} is NaN, which makes the official sort order undefined"
+            f"{where}: field {shown(field)} is NaN, which makes the official sort order undefined"
         )
     return value
 
@@ -146,7 +148,7 @@ def normalize_prediction(row: Any, where: str) -> Prediction:
     if not isinstance(row, Mapping):
         raise ValueError(f"{where}: expected a dict, got {type(row).__name__}")
     example_id = _example_id(where, row)
-    where = f"{where} (example_id {example_id!r})"
+    where = f"{where} (example_id {shown(example_id)})"
     language = _string(where, row, "language")
     index = row.get("passage_answer_index", -1)
     index = _int(where, index, "passage_answer_index")
@@ -155,19 +157,19 @@ def normalize_prediction(row: Any, where: str) -> Prediction:
     if not isinstance(span, Mapping):
         raise ValueError(
             f"{where}: field 'minimal_answer' must be a {{'start_byte_offset', "
-            f"'end_byte_offset'}} record ({{-1, -1}} when there is no span), got {span!r}"
+            f"'end_byte_offset'}} record ({{-1, -1}} when there is no span), got {shown(span)}"
         )
     if not {"start_byte_offset", "end_byte_offset"} <= set(span):
         raise ValueError(
             f"{where}: field 'minimal_answer' must have 'start_byte_offset' and "
-            f"'end_byte_offset', got {span!r}"
+            f"'end_byte_offset', got {shown(span)}"
         )
     start, end = _span(where, span["start_byte_offset"], span["end_byte_offset"], "minimal_answer")
     minimal_score = _score(where, row, "minimal_answer_score")
     yes_no = _yes_no(where, row.get("yes_no_answer", "NONE"), "yes_no_answer")
     if yes_no != "none" and start >= 0:
         raise ValueError(
-            f"{where}: field 'yes_no_answer' is {row['yes_no_answer']!r} but 'minimal_answer' "
+            f"{where}: field 'yes_no_answer' is {shown(row['yes_no_answer'])} but 'minimal_answer' "
             f"is a span [{start}, {end}): a yes/no answer and a span cannot coexist"
         )
     return (example_id, language, index, passage_score, start, end, minimal_score, yes_no)
@@ -176,7 +178,7 @@ def normalize_prediction(row: Any, where: str) -> Prediction:
 def normalize_annotation(item: Any, where: str) -> Annotation:
     """One annotator's answer, flat or in the official nested form, as a compact tuple."""
     if not isinstance(item, Mapping):
-        raise ValueError(f"{where}: expected an annotation record, got {item!r}")
+        raise ValueError(f"{where}: expected an annotation record, got {shown(item)}")
     if "passage_answer" in item or "minimal_answer" in item:
         try:
             index = item["passage_answer"]["candidate_index"]
@@ -233,13 +235,13 @@ def normalize_reference(row: Any, where: str) -> Reference:
     if not isinstance(row, Mapping):
         raise ValueError(f"{where}: expected a dict, got {type(row).__name__}")
     example_id = _example_id(where, row)
-    where = f"{where} (example_id {example_id!r})"
+    where = f"{where} (example_id {shown(example_id)})"
     language = _string(where, row, "language")
     items = row.get("annotations")
     if not isinstance(items, list) or not items:
         raise ValueError(
             f"{where}: field 'annotations' must be a non-empty list of annotator answers, "
-            f"got {items!r}"
+            f"got {shown(items)}"
         )
     annotations = tuple(
         annotation_fast(item) or normalize_annotation(item, f"{where}: field 'annotations'[{k}]")

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from .details import detail, in_gold_order
+from .plain_values import shown
 from .rows import (
     Annotation,
     Prediction,
@@ -249,7 +250,7 @@ def language_stats(
             except ZeroLengthInside as inside:
                 k, start, end = inside.args
                 raise ValueError(
-                    f"predictions[{position}] (example_id {example_id!r}): field "
+                    f"predictions[{position}] (example_id {shown(example_id)}): field "
                     f"'minimal_answer' [{pred[4]}, {pred[5]}) and annotation {k} "
                     f"[{start}, {end}) of references[{ref_position}]: a zero-length span "
                     f"strictly inside the other span, on which the official script fails an "

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Iterable, Mapping
 from os import PathLike
 
 from .conventions import CONVENTIONS, DEFAULT_CONVENTION, check_convention
+from .plain_values import shown
 from .rows import reference_of, score_rows
 
 TYPE_CHECKING = False  # typing itself costs the command-line scorer milliseconds at start
@@ -36,18 +38,61 @@ OPTIONS = {
 }
 
 
+# What each file must be, as messages name it.
+EXPECTED = {
+    "gold file": 'one SQuAD 1.1 JSON object {"version", "data": [...]}',
+    "predictions file": "one JSON object {question id: answer text}, the file the official "
+    "procedure splits",
+}
+# evaluate's squad rows, the commonest other form of predictions, turned into the official one.
+_FROM_SQUAD_ROWS = "'map({(.id): .prediction_text}) | add'"  # a jq filter
+
+
 def _load(path: str | PathLike, what: str) -> Any:
+    """The JSON value of a whole file, as the SQuAD 1.1 script reads it (``json.load``); a
+    refusal is one line naming the file and, where it shows, the form found instead."""
     try:
         with open(path, encoding="utf-8") as f:
-            return json.load(f)
+            text = f.read()
     except OSError as e:
         raise ValueError(f"{path}: cannot read the {what}: {e.strerror or e}") from None
     except UnicodeDecodeError as e:
         raise ValueError(
             f"{path}: the {what} is not UTF-8 ({e.reason} at byte {e.start})"
         ) from None
+    if not text.strip():
+        raise ValueError(f"{path}: the {what} is empty; expected {EXPECTED[what]}")
+    try:
+        return json.loads(text)
     except json.JSONDecodeError as e:
-        raise ValueError(f"{path}: the {what} is not JSON: {e}") from None
+        found = _json_lines(text) if e.msg == "Extra data" else None
+        if found is None:
+            raise ValueError(f"{path}: the {what} is not JSON: {e}") from None
+        raise ValueError(
+            f"{path}: the {what} is {found[0]}; expected {EXPECTED[what]}{found[1]}"
+        ) from None
+    except RecursionError:
+        raise ValueError(f"{path}: the {what} holds JSON nested too deeply to be read") from None
+    except ValueError:  # Python's bound on the digits of an int
+        raise ValueError(
+            f"{path}: the {what} holds an integer of more than {sys.get_int_max_str_digits():,} "
+            "digits, more than Python's json (and so the official script) reads"
+        ) from None
+
+
+def _json_lines(text: str) -> tuple[str, str] | None:
+    """The file's form and how to mend it, when it is one JSON value per line, else None."""
+    first = text.lstrip().partition("\n")[0]
+    try:
+        row = json.loads(first)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(row, dict) and "id" in row and "prediction_text" in row:
+        return (
+            'JSON Lines of {"id", "prediction_text"} records (evaluate\'s squad rows)',
+            f": turn the lines into one object with jq -s {_FROM_SQUAD_ROWS}",
+        )
+    return "JSON Lines (one JSON value per line)", ""
 
 
 def gold_files(references: str | PathLike | Iterable[str | PathLike]) -> list[str]:
@@ -69,7 +114,7 @@ def gold_files(references: str | PathLike | Iterable[str | PathLike]) -> list[st
 
 def _expect(value: Any, kind: type, where: str, what: str) -> Any:
     if not isinstance(value, kind):
-        raise ValueError(f"{where}: expected {what}, got {value!r:.80}")
+        raise ValueError(f"{where}: expected {what}, got {shown(value, 80)}")
     return value
 
 
@@ -97,7 +142,7 @@ def _reference(qa: Any, where: str) -> dict:
     qa = _expect(qa, dict, where, "a question object")
     if "id" not in qa:
         raise ValueError(f"{where}: the question has no 'id'")
-    where = f"{where} (id {qa['id']!r})"
+    where = f"{where} (id {shown(qa['id'])})"
     answers = _expect(qa.get("answers"), list, where, "an 'answers' list")
     texts, starts = [], []
     for n, answer in enumerate(answers):
@@ -116,8 +161,25 @@ def _reference(qa: Any, where: str) -> dict:
 def read_predictions(path: str | PathLike) -> list[dict]:
     """The predictions JSON object → one row per id (a repeated key keeps its last value, as
     ``json.load`` gives it)."""
-    answers = _expect(_load(path, "predictions file"), dict, os.fspath(path), "a JSON object")
+    answers = _load(path, "predictions file")
+    if _squad_rows(answers):
+        raise ValueError(
+            f'{os.fspath(path)}: the predictions file is a list of {{"id", "prediction_text"}} '
+            f"records (evaluate's squad rows, which compute() takes); expected "
+            f"{EXPECTED['predictions file']}: turn it into one with jq {_FROM_SQUAD_ROWS}"
+        )
+    answers = _expect(answers, dict, os.fspath(path), "a JSON object")
     return [{"id": k, "prediction_text": v} for k, v in answers.items()]
+
+
+def _squad_rows(value: Any) -> bool:
+    """Whether ``value`` is a list of evaluate's squad prediction rows."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and isinstance(value[0], dict)
+        and {"id", "prediction_text"} <= value[0].keys()
+    )
 
 
 def read_official(
@@ -159,7 +221,7 @@ def references_from_hub(rows: Iterable[Mapping]) -> list[dict]:
         if not isinstance(row, Mapping) or "id" not in row or "answers" not in row:
             raise ValueError(
                 f"rows[{index}]: expected a Hub tydiqa secondary_task row (a dict with 'id' and "
-                f"'answers'), got {row!r:.80}"
+                f"'answers'), got {shown(row, 80)}"
             )
         answers = row["answers"]
         reference = {"id": row["id"], "answers": answers}

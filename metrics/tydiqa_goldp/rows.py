@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .conventions import DEFAULT_CONVENTION, check_convention, score
-from .plain_values import as_list, int_problem, plain
+from .plain_values import as_list, int_problem, plain, shown
 from .scoring import LANGUAGES, Question, language_of
 
 TYPE_CHECKING = False  # typing itself costs the command-line scorer milliseconds at start
@@ -35,7 +35,7 @@ def check_lengths(n_predictions: int, n_references: int) -> None:
 
 
 def _where(side: str, index: int, example_id: Any = None) -> str:
-    return f"{side}[{index}]" + ("" if example_id is None else f" (id {example_id!r})")
+    return f"{side}[{index}]" + ("" if example_id is None else f" (id {shown(example_id)})")
 
 
 def _text(value: Any) -> str | None:
@@ -47,7 +47,7 @@ def _text(value: Any) -> str | None:
 def _row_id(row: Any, side: str, index: int) -> str | None:
     """The checked id of a row: a str with a known language prefix, or None (a placeholder)."""
     if not isinstance(row, Mapping):
-        raise ValueError(f"{_where(side, index)}: expected a dict, got {row!r}")
+        raise ValueError(f"{_where(side, index)}: expected a dict, got {shown(row)}")
     if "id" not in row:
         raise ValueError(f"{_where(side, index)}: missing field 'id'")
     raw = row["id"]
@@ -57,7 +57,7 @@ def _row_id(row: Any, side: str, index: int) -> str | None:
     if example_id is None:
         raise ValueError(
             f"{_where(side, index)}: field 'id' must be a string such as 'arabic-123-0' (or None "
-            f"for a placeholder row), got {raw!r}"
+            f"for a placeholder row), got {shown(raw)}"
         )
     if language_of(example_id) is None:
         raise ValueError(
@@ -72,7 +72,7 @@ def _placeholder(row: Mapping, side: str, index: int, field: str) -> None:
     if row.get(field) is not None:
         raise ValueError(
             f"{_where(side, index)}: 'id' is null, which marks a placeholder row, but field "
-            f"{field!r} has a value: give the row its id"
+            f"{shown(field)} has a value: give the row its id"
         )
 
 
@@ -88,7 +88,7 @@ def prediction_of(row: Any, index: int) -> tuple[str, str] | None:
     text = _text(row["prediction_text"])
     if text is None:
         raise ValueError(
-            f"{where}: field 'prediction_text' must be a string, got {row['prediction_text']!r}"
+            f"{where}: field 'prediction_text' must be a string, got {shown(row['prediction_text'])}"
         )
     return example_id, text
 
@@ -100,14 +100,14 @@ def _answer_texts(answers: Any, where: str) -> tuple[list[str], list[int] | None
         texts = as_list(answers.get("text"))
         if texts is None:
             raise ValueError(
-                f"{where}: field 'answers' must hold a list 'text', got {answers.get('text')!r}"
+                f"{where}: field 'answers' must hold a list 'text', got {shown(answers.get('text'))}"
             )
         starts = answers.get("answer_start")
         starts = None if starts is None else as_list(starts)
         if "answer_start" in answers and answers["answer_start"] is not None and starts is None:
             raise ValueError(
                 f"{where}: field 'answers.answer_start' must be a list of ints, got "
-                f"{answers['answer_start']!r}"
+                f"{shown(answers['answer_start'])}"
             )
         texts, starts = list(texts), None if starts is None else list(starts)
     else:
@@ -115,7 +115,7 @@ def _answer_texts(answers: Any, where: str) -> tuple[list[str], list[int] | None
         if records is None or not all(isinstance(r, Mapping) for r in records):
             raise ValueError(
                 f"{where}: field 'answers' must be {{'text': [...], 'answer_start': [...]}} or a "
-                f"list of {{'text', 'answer_start'}} records, got {answers!r}"
+                f"list of {{'text', 'answer_start'}} records, got {shown(answers)}"
             )
         for k, record in enumerate(records):
             if "text" not in record:
@@ -131,7 +131,7 @@ def _answer_texts(answers: Any, where: str) -> tuple[list[str], list[int] | None
     for k, value in enumerate(texts):
         text = _text(value)
         if text is None:
-            raise ValueError(f"{where}: gold answer text {k} must be a string, got {value!r}")
+            raise ValueError(f"{where}: gold answer text {k} must be a string, got {shown(value)}")
         golds.append(text)
     if starts is not None:
         if len(starts) != len(golds):
@@ -225,7 +225,7 @@ def from_record(row: dict) -> dict:
 
 def check_details(details: Any) -> None:
     if not isinstance(details, bool):
-        raise ValueError(f"details must be True or False, got {details!r}")
+        raise ValueError(f"details must be True or False, got {shown(details)}")
 
 
 def score_rows(
