@@ -703,12 +703,10 @@ def bar_chart(
     # Long tick labels ("rationale not in first k") on several lines, not over each other.
     labels = [textwrap.fill(str(v), 8, break_long_words=False) for v in x_order]
     ax.set_xticks(range(len(x_order)), labels)
-    legend_at = -0.3
     if len(labels) > 5:  # too many side by side: every other one below the others
         lines = max(label.count("\n") + 1 for label in labels)
         for tick in ax.xaxis.get_major_ticks()[1::2]:
             tick.set_pad(tick.get_pad() + lines * FONT_SIZE * 1.25)
-        legend_at -= 0.1 * lines
         figure.set_figheight(figure.get_figheight() + 0.4 * lines)
     ax.tick_params(labelsize=FONT_SIZE)
     ax.set_ylabel(y, fontsize=FONT_SIZE)
@@ -717,19 +715,41 @@ def bar_chart(
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
     if ax.get_legend_handles_labels()[0]:
-        # Below the bars: at the right it would take a third of a phone's width.
-        ax.legend(
-            title=color,
+        _legend_below(figure, ax, color)
+    figure.tight_layout()
+    plt.close(figure)
+    return figure
+
+
+def _legend_below(figure: Any, ax: Any, title: str) -> Any:
+    """The legend of ``ax`` under its x-axis title, centred on the figure, in as many columns
+    (three at most) as the figure's width holds: at the right it would take a third of a
+    phone's width; placed by a share of the axes' height it lands on a tall (wrapped or
+    lowered) tick label's axis title; wider than the figure its last entry is cut."""
+    from matplotlib.transforms import ScaledTranslation, blended_transform_factory
+
+    figure.draw_without_rendering()  # places the axis title under the tick labels
+    renderer = figure.canvas.get_renderer()
+    # Inches from the axes' bottom to under the axis title: tight_layout moves the axes, not
+    # this distance (tick labels, pads and titles are sized in points).
+    below = ax.bbox.y0 - ax.xaxis.label.get_window_extent(renderer).y0
+    drop = ScaledTranslation(0, -(below / figure.dpi + FONT_SIZE / 2 / 72), figure.dpi_scale_trans)
+    anchor = blended_transform_factory(figure.transFigure, ax.transAxes + drop)
+    entries = len(ax.get_legend_handles_labels()[0])
+    for columns in range(min(3, entries), 0, -1):
+        legend = ax.legend(
+            title=title,
             loc="upper center",
-            bbox_to_anchor=(0.5, legend_at),
-            ncol=3,
+            bbox_to_anchor=(0.5, 0),
+            bbox_transform=anchor,
+            ncol=columns,
             frameon=False,
             fontsize=FONT_SIZE,
             title_fontsize=FONT_SIZE,
         )
-    figure.tight_layout()
-    plt.close(figure)
-    return figure
+        if legend.get_window_extent(renderer).width <= 0.96 * figure.bbox.width:
+            break
+    return legend
 
 
 def build(spec: SpaceSpec) -> gr.Blocks:

@@ -1,13 +1,18 @@
-"""Every Space on a phone's 400 px screen, in Chromium: each score, interval and uploaded file
-name on the screen without sideways scrolling, the plot's smallest text at least 9 px high, no
-word of the breakdown broken over two lines, the per-group table's three columns all visible.
-Measured on the page (element boxes, scroll widths, text line boxes); a screenshot of each page
-goes to build/screenshots/<name>-400px.png (``TASKEVAL_SCREENSHOTS=docs/spaces``: the docs')."""
+"""Every Space as drawn, after a Compute of its example: the plot's texts and legend inside the
+figure and clear of each other (their drawn boxes); on a phone's 400 px screen, in Chromium, each
+uploaded file name on the screen, the plot's smallest text at least 9 px high; at 400 px and at
+1280 px no number or name broken inside itself and no cell cut. Measured on the page (element
+boxes, scroll widths, text line boxes); a screenshot of each page goes to
+build/screenshots/<name>-400px.png (``TASKEVAL_SCREENSHOTS=docs/spaces``: the docs')."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.text import Text
+from matplotlib.transforms import Bbox
 from test_spaces import (
     SCREENSHOTS,
     SPACES,
@@ -61,18 +66,85 @@ BROKEN_WORDS = """(root) => {
 }"""
 
 
-def smallest_text_points(name: str) -> tuple[float, float]:
-    """The figure the Space draws for its example: its smallest font size (points) and its
-    width (inches); and the names of the scores shown."""
+@functools.cache
+def example_page(name: str) -> tuple:
+    """What Compute answers for the Space's example: the figure and the names of the scores."""
     spec = app_module(name).SPEC
     _, _, scores, *_, plot = compute(
         spec, "files", "", "", *_example_uploads(spec), *default_controls(spec)
     )
-    figure = plot["value"]
+    return plot["value"], scores["value"]["score"].tolist()
+
+
+def smallest_text_points(name: str) -> tuple[float, float, list[str]]:
+    """The figure the Space draws for its example: its smallest font size (points) and its
+    width (inches); and the names of the scores shown."""
+    figure, scores = example_page(name)
     sizes = [
         t.get_fontsize() for t in figure.findobj(Text) if t.get_visible() and t.get_text().strip()
     ]
-    return min(sizes), figure.get_figwidth(), scores["value"]["score"].tolist()
+    return min(sizes), figure.get_figwidth(), scores
+
+
+def _in_view(axis, tick) -> bool:
+    low, high = sorted(axis.get_view_interval())
+    return low - 1e-9 <= tick.get_loc() <= high + 1e-9
+
+
+def drawn_boxes(figure) -> list[tuple[str, Bbox]]:
+    """Each text the figure draws (titles, axis labels, tick labels, annotations, legend
+    titles and entries) and each legend as a whole, with its box in the picture (pixels), as
+    gradio's ``savefig`` lays them out."""
+    canvas = FigureCanvasAgg(figure)  # what savefig draws a closed figure with
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    texts = [*figure.texts]
+    if getattr(figure, "_suptitle", None) is not None:
+        texts.append(figure._suptitle)
+    legends = [*figure.legends]
+    for ax in figure.axes:
+        texts += [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label]
+        for axis in (ax.xaxis, ax.yaxis):
+            texts += [t.label1 for t in axis.get_major_ticks() if _in_view(axis, t)]
+        texts += ax.texts
+        if ax.get_legend() is not None:
+            legends.append(ax.get_legend())
+    for legend in legends:
+        texts += [legend.get_title(), *legend.get_texts()]
+    texts = list({id(t): t for t in texts}.values())  # a suptitle is one of figure.texts
+    boxes = [
+        (f"text {t.get_text()!r}", t.get_window_extent(renderer))
+        for t in texts
+        if t.get_visible() and t.get_text().strip()
+    ]
+    return boxes + [("legend", legend.get_window_extent(renderer)) for legend in legends]
+
+
+def overlapping(boxes: list[tuple[str, Bbox]], legend_texts: set[str]) -> list[tuple]:
+    """Pairs of boxes drawn over each other (a legend and its own texts excepted)."""
+    pairs = []
+    for i, (one, a) in enumerate(boxes):
+        for other, b in boxes[i + 1 :]:
+            own = "legend" in (one, other) and ({one, other} - {"legend"}) <= legend_texts
+            if not own and a.overlaps(b):
+                pairs.append((one, other))
+    return pairs
+
+
+@pytest.mark.parametrize("name", SPACES)
+def test_the_plot_draws_every_text_whole_and_apart(name):
+    """Planted: FEVER's gold-label axis title under its three-line tick label, over the
+    legend's title; GoldP's legend of three columns, wider than the figure ("no predictio")."""
+    figure, _ = example_page(name)
+    boxes = drawn_boxes(figure)
+    assert any(label == "legend" for label, _ in boxes)
+    legends = [*figure.legends, *(ax.get_legend() for ax in figure.axes if ax.get_legend())]
+    own = {f"text {t.get_text()!r}" for lg in legends for t in [lg.get_title(), *lg.get_texts()]}
+    picture = figure.bbox
+    for label, box in boxes:
+        assert picture.x0 <= box.x0 and box.x1 <= picture.x1, (label, box, picture)
+        assert picture.y0 <= box.y0 and box.y1 <= picture.y1, (label, box, picture)
+    assert overlapping(boxes, own) == []
 
 
 @pytest.mark.slow
