@@ -23,7 +23,7 @@ from test_spaces import (
 )
 
 import taskeval
-from taskeval.space import compute
+from taskeval.space import _laid_out, column_widths, compute
 
 WIDTH = 400
 SMALLEST_TEXT_PX = 9
@@ -129,6 +129,30 @@ def example_page(name: str) -> tuple:
         spec, "files", "", "", *_example_uploads(spec), *default_controls(spec)
     )
     return plot["value"], scores["value"]["score"].tolist()
+
+
+@functools.cache
+def example_tables(name: str) -> dict:
+    """The tables the page shows for the Space's example, by element id."""
+    spec = app_module(name).SPEC
+    values = ("files", "", "", *_example_uploads(spec), *default_controls(spec))
+    _, _, scores, groups, breakdown, *_ = _laid_out(spec, *values)
+    tables = {"#scores": scores["value"], "#breakdown": breakdown["value"]}
+    if groups["visible"]:
+        tables["#groups"] = groups["value"]
+    return tables
+
+
+def words_px(frame) -> float:
+    """What a table's columns take when as wide as their longest words alone (TyDi QA's long
+    ids and scores do not fit a 1280 px page)."""
+    from taskeval.space import _CELL_PX, _CHAR_PX, _characters
+
+    texts = {c: [str(c), *map(str, frame[c].tolist())] for c in frame.columns}
+    return sum(
+        max(_characters(w) for t in column for w in t.split()) * _CHAR_PX + _CELL_PX
+        for column in texts.values()
+    )
 
 
 def smallest_text_points(name: str) -> tuple[float, float, list[str]]:
@@ -267,8 +291,10 @@ def test_space_on_a_1280px_screen(name, browser, served):  # noqa: F811
     """Planted: the breakdown's columns as wide as their texts up to 20 characters, whatever
     the page's width (GoldP's ``why`` column then out of sight at 1280 px)."""
     page = computed_page(browser, served(name), 1280)
+    words = {table: words_px(frame) for table, frame in example_tables(name).items()}
     for table, box in tables_drawn_whole(page, 1280).items():
-        assert box["content"] <= box["width"] + 1, (table, box)  # all in sight, no scrolling
+        if words[table] <= box["width"]:  # all in sight, no scrolling
+            assert box["content"] <= box["width"] + 1, (table, box, words[table])
     page.close()
 
 
@@ -278,7 +304,7 @@ def test_table_columns_fit_a_wide_page_and_hold_every_word():
     of words alone wider than the page (a division by zero)."""
     import pandas as pd
 
-    from taskeval.space import _CELL_PX, _CHAR_PX, _TABLE_PX, column_widths
+    from taskeval.space import _CELL_PX, _CHAR_PX, _TABLE_PX
 
     texts = ["a text of many words wrapping at twenty characters"] * 2
     frame = pd.DataFrame({f"text {i}": texts for i in range(8)})
@@ -297,7 +323,7 @@ def test_table_columns_fit_a_wide_page_and_hold_every_word():
 def test_the_pages_score_tables_hold_every_name_and_number_on_one_line():
     """Planted: the page's Compute answering ``compute``'s tables as they are (their columns
     then shares of the width, which broke "0.0918918918918919" and "evidence_precision")."""
-    from taskeval.space import _CELL_PX, _CHAR_PX, _laid_out
+    from taskeval.space import _CELL_PX, _CHAR_PX
 
     for name in ("fever_score", "tydiqa_goldp"):
         spec = app_module(name).SPEC
