@@ -385,9 +385,6 @@ INTERVAL_COLUMN = "95% interval"
 # fonts are made for, and breakdown texts wrap between words, never inside one (a table wider
 # than the screen scrolls in its own box).
 CSS = """
-#scores .cell-wrap, #scores .cell-wrap *, #groups .cell-wrap, #groups .cell-wrap * {
-  white-space: normal !important; overflow-wrap: anywhere;
-}
 #references-files .filename, #predictions-files .filename {
   white-space: normal !important; overflow-wrap: anywhere; max-width: none !important;
 }
@@ -397,6 +394,9 @@ CSS = """
 }
 #plot img { width: 100% !important; height: auto !important; max-width: 820px; margin: 0 auto; }
 #breakdown th, #breakdown td, #breakdown .body-cell { min-width: 4em; }
+/* Texts wrap between words only: a number or a name is never broken inside itself (a table
+   wider than the screen scrolls in its box instead). */
+#scores .cell-wrap, #scores .cell-wrap *, #groups .cell-wrap, #groups .cell-wrap *,
 #breakdown .cell-wrap, #breakdown .cell-wrap * {
   white-space: normal !important; overflow-wrap: normal !important; word-break: normal !important;
   hyphens: none;
@@ -592,28 +592,72 @@ def _keeps_its_picture(figure: Any) -> Any:
     return figure
 
 
-# Breakdown columns: as wide as their longest word (a word never wraps inside itself), and as
-# their text up to this many characters (longer texts wrap over several lines).
+# Table columns: as wide as their longest word (a number or a name never wraps inside itself),
+# and as their text up to ``_WRAP_AT`` characters (longer texts wrap over several lines); the
+# texts narrower still when the table would not fit a 1280 px screen's page (``_TABLE_PX``).
 _WRAP_AT = 20
 _CHAR_PX, _CELL_PX = 8.5, 30
+_TABLE_PX = 1180
 
 
-def column_widths(frame: pd.DataFrame) -> list[str]:
-    """The width of each breakdown column, in pixels: its longest word and its header's fit,
-    texts wrap from ``_WRAP_AT`` characters on. The table may be wider than a phone's screen:
-    it then scrolls in its own box, and no word is cut."""
-    widths = []
+def _characters(text: str) -> int:
+    """``text``'s width in characters of the table's font: wide (CJK) ones count two, combining
+    marks none."""
+    import unicodedata
+
+    return sum(
+        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+        for c in text
+    )
+
+
+def column_widths(
+    frame: pd.DataFrame, wrap_at: int = _WRAP_AT, fit: float = _TABLE_PX
+) -> list[str]:
+    """The width of each column of a table, in pixels: its longest word and its header's fit,
+    texts wrap from ``wrap_at`` characters on, and earlier (down to their longest word) where
+    the table would be wider than ``fit``. A table whose words alone are wider (on a phone)
+    scrolls in its own box: no word is cut or broken."""
+    floors, wants = [], []
     for column in frame.columns:
         texts = [str(column), *map(str, frame[column].tolist())]
-        longest_word = max((len(w) for t in texts for w in t.split()), default=1)
-        longest_text = max((len(t) for t in texts[1:]), default=0)  # headers wrap early
-        characters = max(longest_word, min(longest_text, _WRAP_AT))
-        widths.append(f"{round(characters * _CHAR_PX + _CELL_PX)}px")
-    return widths
+        floor = max((_characters(w) for t in texts for w in t.split()), default=1)
+        longest_text = max((_characters(t) for t in texts[1:]), default=0)  # headers wrap early
+        floors.append(floor)
+        wants.append(max(floor, min(longest_text, wrap_at)))
+    spare = max(fit / _CHAR_PX - len(wants) * _CELL_PX / _CHAR_PX - sum(floors), 0)
+    slack = sum(wants) - sum(floors)
+    if slack > spare:  # every wrapping text gives up the same share of its width beyond a word
+        share = spare / slack
+        wants = [f + int((w - f) * share) for f, w in zip(floors, wants)]
+    return [f"{int(w * _CHAR_PX + _CELL_PX)}px" for w in wants]  # (down: the sum fits)
 
 
 def _breakdown_update(frame: pd.DataFrame) -> Any:
     return gr.update(value=frame, visible=True, column_widths=column_widths(frame))
+
+
+# The interval column's widest text, "[100.0000, 100.0000]": a percentage's (the column is
+# filled in the page's second step, after the widths are set).
+_INTERVAL_TEXT = f"[{100:.4f}, {100:.4f}]"
+
+
+def _scores_update(update: Any, intervals: bool) -> Any:
+    """The scores (or per-group) table's update with the widths of its columns: its names and
+    numbers on one line each, texts such as ``per_language / english`` on one line on a wide
+    screen."""
+    frame = update.get("value") if isinstance(update, dict) else None
+    if not isinstance(frame, pd.DataFrame):
+        return update
+    if intervals and len(frame.columns) == 2:
+        frame = frame.assign(**{INTERVAL_COLUMN: _INTERVAL_TEXT})
+    return {**update, "column_widths": column_widths(frame, wrap_at=2 * _WRAP_AT)}
+
+
+def _laid_out(spec: SpaceSpec, *values: Any) -> tuple[Any, ...]:
+    """``compute`` for the page: its tables' columns as wide as their words."""
+    error, placeholder, scores, groups, *rest = compute(spec, *values)
+    return (error, placeholder, _scores_update(scores, True), _scores_update(groups, False), *rest)
 
 
 def _readable(frame: pd.DataFrame) -> pd.DataFrame:
@@ -703,12 +747,10 @@ def bar_chart(
     # Long tick labels ("rationale not in first k") on several lines, not over each other.
     labels = [textwrap.fill(str(v), 8, break_long_words=False) for v in x_order]
     ax.set_xticks(range(len(x_order)), labels)
-    legend_at = -0.3
     if len(labels) > 5:  # too many side by side: every other one below the others
         lines = max(label.count("\n") + 1 for label in labels)
         for tick in ax.xaxis.get_major_ticks()[1::2]:
             tick.set_pad(tick.get_pad() + lines * FONT_SIZE * 1.25)
-        legend_at -= 0.1 * lines
         figure.set_figheight(figure.get_figheight() + 0.4 * lines)
     ax.tick_params(labelsize=FONT_SIZE)
     ax.set_ylabel(y, fontsize=FONT_SIZE)
@@ -717,19 +759,41 @@ def bar_chart(
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
     if ax.get_legend_handles_labels()[0]:
-        # Below the bars: at the right it would take a third of a phone's width.
-        ax.legend(
-            title=color,
+        _legend_below(figure, ax, color)
+    figure.tight_layout()
+    plt.close(figure)
+    return figure
+
+
+def _legend_below(figure: Any, ax: Any, title: str) -> Any:
+    """The legend of ``ax`` under its x-axis title, centred on the figure, in as many columns
+    (three at most) as the figure's width holds: at the right it would take a third of a
+    phone's width; placed by a share of the axes' height it lands on a tall (wrapped or
+    lowered) tick label's axis title; wider than the figure its last entry is cut."""
+    from matplotlib.transforms import ScaledTranslation, blended_transform_factory
+
+    figure.draw_without_rendering()  # places the axis title under the tick labels
+    renderer = figure.canvas.get_renderer()
+    # Inches from the axes' bottom to under the axis title: tight_layout moves the axes, not
+    # this distance (tick labels, pads and titles are sized in points).
+    below = ax.bbox.y0 - ax.xaxis.label.get_window_extent(renderer).y0
+    drop = ScaledTranslation(0, -(below / figure.dpi + FONT_SIZE / 2 / 72), figure.dpi_scale_trans)
+    anchor = blended_transform_factory(figure.transFigure, ax.transAxes + drop)
+    entries = len(ax.get_legend_handles_labels()[0])
+    for columns in range(min(3, entries), 0, -1):
+        legend = ax.legend(
+            title=title,
             loc="upper center",
-            bbox_to_anchor=(0.5, legend_at),
-            ncol=3,
+            bbox_to_anchor=(0.5, 0),
+            bbox_transform=anchor,
+            ncol=columns,
             frameon=False,
             fontsize=FONT_SIZE,
             title_fontsize=FONT_SIZE,
         )
-    figure.tight_layout()
-    plt.close(figure)
-    return figure
+        if legend.get_window_extent(renderer).width <= 0.96 * figure.bbox.width:
+            break
+    return legend
 
 
 def build(spec: SpaceSpec) -> gr.Blocks:
@@ -781,9 +845,7 @@ def build(spec: SpaceSpec) -> gr.Blocks:
             headers=["score", "value"],
             label="scores",
             interactive=False,
-            wrap=True,
-            # Shares of the table's width: every column stays on the screen.
-            column_widths=["44%", "31%", "25%"],
+            wrap=True,  # between words only (CSS): the widths come with the scores
             max_height=2000,  # every score in sight, no scrolling inside the table
             visible=False,
             elem_id="scores",
@@ -792,7 +854,6 @@ def build(spec: SpaceSpec) -> gr.Blocks:
             label="scores per group",
             interactive=False,
             wrap=True,
-            column_widths=["34%", "38%", "28%"],
             visible=False,
             max_height=1000,
             elem_id="groups",
@@ -814,7 +875,7 @@ def build(spec: SpaceSpec) -> gr.Blocks:
         gr.Markdown(_LIMITS.note(), elem_id="limits")
         inputs = [source, pred_text, ref_text, pred_files, ref_files, *controls]
         button.click(
-            functools.partial(compute, spec),
+            functools.partial(_laid_out, spec),
             inputs,
             [error, placeholder, scores, groups, breakdown, *plot],
             api_name="compute",

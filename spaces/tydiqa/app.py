@@ -97,8 +97,9 @@ def pr_curves(details: list[dict], config: str | None = None):
         ax.set_xlabel("recall", fontsize=FONT_SIZE)
         ax.set_ylabel("precision", fontsize=FONT_SIZE)
         ax.tick_params(labelsize=FONT_SIZE)
-        ax.set_xlim(0, 1.02)
-        ax.set_ylim(0, 1.02)
+        # A margin below 0 too: the two axes' "0.0" at one corner were drawn into each other.
+        ax.set_xlim(-0.02, 1.02)
+        ax.set_ylim(-0.02, 1.02)
         ax.grid(alpha=0.3)
     figure.suptitle(
         "Precision vs recall by score threshold,\nper language (dot: best F1)",
