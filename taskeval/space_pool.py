@@ -12,9 +12,11 @@ from __future__ import annotations
 import atexit
 import os
 import queue
+import signal
 import subprocess
 import sys
 import threading
+import time
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -101,10 +103,22 @@ class Pool:
             old.stop()
         threading.Thread(target=self._start, daemon=True).start()
 
+    def _take(self) -> _Worker | None:
+        """A free worker that still runs (waiting for one up to ``limits.timeout``); one that
+        died while idle (killed from outside) is replaced, never handed to a request."""
+        deadline = time.monotonic() + self.limits.timeout
+        while True:
+            try:  # waiting for a free worker is not the computation's time
+                worker = self._idle.get(timeout=max(deadline - time.monotonic(), 0))
+            except queue.Empty:
+                return None
+            if worker.process.poll() is None:
+                return worker
+            self._replace(worker)
+
     def run(self, task: dict[str, Any]) -> dict[str, Any]:
-        try:  # waiting for a free worker is not the computation's time
-            worker = self._idle.get(timeout=self.limits.timeout)
-        except queue.Empty:
+        worker = self._take()
+        if worker is None:
             return {"error": "the Space is busy: try again in a minute"}
         healthy = False
         try:
@@ -118,11 +132,8 @@ class Pool:
             worker.done += 1
             healthy = not reply.get("restart") and worker.done < self.limits.tasks_per_worker
             return reply
-        except (EOFError, OSError):  # the worker died: out of memory outside Python's reach
-            return {
-                "error": "the computation stopped: it needed more memory than this Space gives "
-                "one request (TASKEVAL_SPACE_MEMORY_MB)"
-            }
+        except (EOFError, OSError):  # the worker died before it replied
+            return {"error": died(worker.process.wait(), self.limits)}
         finally:
             if healthy:
                 self._idle.put(worker)
@@ -135,6 +146,33 @@ class Pool:
             workers, self._all = list(self._all), set()
         for worker in workers:
             worker.stop()
+
+
+# Signals that end a process from outside (a person, a supervisor, the kernel's OOM killer);
+# a process that crashes on its own (a failed allocation inside a library) gets another.
+_FROM_OUTSIDE = {signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
+
+
+def died(status: int, limits: Limits) -> str:
+    """What the user is told when the worker computing their request ended without a reply
+    (``status``: its exit status, minus the signal that ended it)."""
+    if status >= 0:
+        return f"the computation stopped: its worker process exited with status {status}"
+    number = -status
+    try:
+        name = signal.Signals(number).name
+    except ValueError:
+        name = "unknown signal"
+    if number in _FROM_OUTSIDE:
+        return (
+            "the computation stopped: its worker process was ended from outside the Space "
+            f"(signal {number}, {name}): try again"
+        )
+    return (
+        f"the computation stopped: its worker process crashed (signal {number}, {name}), "
+        f"perhaps out of the {limits.memory_bytes >> 20:,} MiB of memory this Space gives one "
+        "request (TASKEVAL_SPACE_MEMORY_MB)"
+    )
 
 
 _pool: Pool | None = None
