@@ -22,6 +22,7 @@ import functools
 import hashlib
 import io
 import json
+import math
 import os
 import pickle
 import shutil
@@ -151,17 +152,21 @@ _LIMITS = Limits()
 
 
 class _Uploads:
-    """The uploaded files of the requests in flight, removed once done with.
+    """The uploaded files, removed once unused for a while, never by another user's request.
 
-    gradio keeps every upload in its cache folder for as long as the server runs. A request's
-    uploads are held from Compute to the page's last step (the intervals), then removed; uploads
-    of a client that never makes the last step are removed after ``Limits.upload_ttl`` seconds.
-    Only files in gradio's upload folder are ever removed, and never the example files' copies.
+    gradio keeps every upload in its cache folder for as long as the server runs, at a path
+    named by its content: two users who upload the same file (everyone uploads the official
+    dev file) share one copy. So no request removes its uploads when done: each upload is
+    removed ``Limits.upload_ttl`` seconds after it was last uploaded or used, by a sweep that
+    also keeps the uploads within ``Limits.uploads_bytes`` in all (the oldest first), and never
+    touches a file a request is using, nor the example files' copies, nor anything outside
+    gradio's upload folder.
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._held: dict[str, list[float]] = {}  # path -> [requests holding it, since]
+        self._running: collections.Counter[str] = collections.Counter()
+        self._used: dict[str, float] = {}  # path -> when a request last used it
         self._kept: set[str] = set()
         self._sweeper: threading.Thread | None = None
 
@@ -182,51 +187,49 @@ class _Uploads:
         return paths
 
     @contextlib.contextmanager
-    def using(self, files: Sequence[Any], last: bool) -> Iterator[None]:
-        """Hold ``files`` while a step runs (never swept then); after the page's ``last`` step
-        remove them, after another step hold them for the next until swept."""
+    def using(self, files: Sequence[Any]) -> Iterator[None]:
+        """Hold ``files`` while a step runs: never swept then, and their time starts again."""
         paths = self._ours(files)
         with self._lock:
-            for path in paths:
-                held = self._held.setdefault(path, [0, 0, 0.0])  # holds, running, since
-                held[0] += 0 if last else 1
-                held[1] += 1
+            self._running.update(paths)
         self._sweep_later()
         try:
             yield
         finally:
-            self._done(paths, last)
+            now = time.time()
+            with self._lock:
+                self._running.subtract(paths)
+                for path in paths:
+                    self._used[path] = now
+                    if self._running[path] <= 0:
+                        del self._running[path]
 
-    def _done(self, paths: list[str], last: bool) -> None:
-        now, done = time.time(), []
+    def sweep(self, ttl: float, total: float = math.inf) -> None:
+        """Remove the uploads no step is using that were neither uploaded nor used for ``ttl``
+        seconds, then the oldest of the others until they hold at most ``total`` bytes."""
+        from gradio.utils import get_upload_folder
+
+        now, found = time.time(), []
+        for path, info in _upload_files(get_upload_folder()):
+            if path in self._kept:
+                continue
+            # The upload's own time: gradio moves each new upload into place, its time kept.
+            since = max(info.st_mtime, self._used.get(path, 0.0))
+            found.append((since, info.st_size, path))
+        found.sort()
+        size = sum(f[1] for f in found)
         with self._lock:
-            for path in paths:
-                held = self._held.get(path)
-                if held is None:
+            old = []
+            for since, bytes_, path in found:
+                if self._running[path] > 0:
                     continue
-                held[1] -= 1
-                if last:
-                    held[0] = max(held[0] - 1, 0)
-                since, held[2] = held[2], now
-                if last and held[0] == held[1] == 0 and not _written_since(path, since):
-                    del self._held[path]
-                    done.append(path)
-                # Else another request holds it, or uploaded the same file again (gradio keeps
-                # one copy per content) and has yet to start: the sweep removes it later.
-        for path in done:
-            _remove(path)
-
-    def sweep(self, ttl: float) -> None:
-        """Remove the uploads no step has used for ``ttl`` seconds."""
-        now = time.time()
-        with self._lock:
-            old = [
-                p
-                for p, (_, running, since) in self._held.items()
-                if not running and now - since > ttl
-            ]
-            for path in old:
-                del self._held[path]
+                if now - since > ttl or size > total:
+                    old.append(path)
+                    size -= bytes_
+                    self._used.pop(path, None)
+            here = {f[2] for f in found}
+            for path in [p for p in self._used if p not in here]:  # gone: forgotten
+                del self._used[path]
         for path in old:
             _remove(path)
         self._sweep_empty(min(max(ttl, 10), 60))
@@ -257,9 +260,9 @@ class _Uploads:
 
     def _sweep_forever(self) -> None:
         ttl = _LIMITS.upload_ttl
-        while True:
-            time.sleep(min(max(ttl / 4, 0.2), 60))
-            self.sweep(ttl)
+        while True:  # often enough that a flood of uploads is cut back within seconds
+            time.sleep(min(max(ttl / 4, 0.2), 5))
+            self.sweep(ttl, _LIMITS.uploads_bytes)
             _give_back_memory()
 
 
@@ -272,11 +275,19 @@ def _give_back_memory() -> None:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
-def _written_since(path: str, since: float) -> bool:
-    try:
-        return os.stat(path).st_mtime > since
-    except OSError:
-        return False
+def _upload_files(folder: str) -> Iterator[tuple[str, os.stat_result]]:
+    """The uploads in gradio's upload ``folder`` (each in a folder of its own), with their
+    status; resolved paths, as requests name them once resolved."""
+    root = Path(folder).resolve()
+    with contextlib.suppress(OSError), os.scandir(root) as folders:
+        for entry in folders:
+            if not entry.is_dir(follow_symlinks=False):
+                continue
+            with contextlib.suppress(OSError), os.scandir(entry.path) as files:
+                for file in files:
+                    with contextlib.suppress(OSError):
+                        if file.is_file(follow_symlinks=False):
+                            yield file.path, file.stat(follow_symlinks=False)
 
 
 def _remove(path: str) -> None:
@@ -314,8 +325,8 @@ def still_uploaded(paths: Sequence[str]) -> None:
     for path in paths:
         if not os.path.exists(path):
             raise ValueError(
-                f"{Path(path).name}: no longer on the server (uploads are removed once used): "
-                "upload it again"
+                f"{Path(path).name}: no longer on the server (uploads are removed "
+                f"{_LIMITS.upload_ttl:,.0f} s after their last use): upload it again"
             )
         if not os.path.isfile(path):  # named by nothing of the server's
             raise ValueError("a file input holds a folder, not a file: upload a file")
@@ -510,10 +521,10 @@ def compute(
 
     ``with_interval`` adds the paired-bootstrap 95% interval of each headline score (the page
     adds it in a second step, ``add_intervals``, so that the scores show at once). The uploads
-    are held until that step (or ``Limits.upload_ttl``) and then removed.
+    stay until ``Limits.upload_ttl`` seconds after their last use (``_Uploads``).
     """
     try:
-        with _uploads.using(values[2:4], last=False):
+        with _uploads.using(values[2:4]):
             reply = _run(spec, source, values, with_interval)
         if "error" in reply:
             return _error(reply["error"], bool(spec.plot))
@@ -628,7 +639,7 @@ def add_intervals(spec: SpaceSpec, source: str, *values: Any) -> Any:
     Nothing changes when the box is clear or Compute failed (its error is already shown).
     """
     *values, with_interval, table = values
-    with _uploads.using(values[2:4], last=True):  # the page's last step: then removed
+    with _uploads.using(values[2:4]):
         if not with_interval or table is None or len(table) == 0:
             return gr.update()
         try:

@@ -172,15 +172,14 @@ def _upload(folder, name: str, text: str) -> str:
     return str(target)
 
 
-def test_uploads_are_removed_after_the_pages_last_step_once_no_request_holds_them(
-    tmp_path, monkeypatch
-):
-    """Planted: the uploads removed after Compute (the intervals step then finds no file),
-    never removed, removed while a second request still holds them, their folder left, and the
-    example files gradio serves removed with them."""
+def test_two_users_of_one_file_each_keep_it_until_their_last_step(tmp_path, monkeypatch):
+    """gradio stores the same upload (name and content) of two users at one path. Planted: the
+    upload removed at the end of one user's last step (the other's Compute, after it, found
+    "no longer on the server"), removed while the other's step still runs, and the example
+    files gradio serves removed with the uploads."""
     from test_spaces import default_controls
 
-    from taskeval.space import add_intervals, build, compute
+    from taskeval.space import _uploads, add_intervals, build, compute
 
     uploads = tmp_path / "uploads"
     monkeypatch.setenv("GRADIO_TEMP_DIR", str(uploads))
@@ -195,23 +194,24 @@ def test_uploads_are_removed_after_the_pages_last_step_once_no_request_holds_the
         return sorted(str(p.relative_to(uploads)) for p in uploads.rglob("*"))
 
     start = files_left()
-    first = compute(spec, *values)
+    first = compute(spec, *values)  # A
     assert first[0]["visible"] is False, first[0]["value"]
-    second = compute(spec, *values)  # a second request of the same files
-    assert files_left() == start  # both held for their intervals step
-    add_intervals(spec, *values, False, first[2]["value"])
-    assert files_left() == start  # the second request still holds them
-    add_intervals(spec, *values, False, second[2]["value"])
-    assert files_left() == []  # the files and their folders
+    add_intervals(spec, *values, False, first[2]["value"])  # A's last step
+    assert files_left() == start
+    second = compute(spec, *values)  # B, who uploaded the same file before A's last step
+    assert second[0]["visible"] is False, second[0]["value"]
+    with _uploads.using([pred, ref]):  # B's next step runs: never swept meanwhile
+        _uploads.sweep(-1)
+        assert files_left() == start
+    _uploads.sweep(3600)  # used a moment ago: kept
+    assert files_left() == start
+    _uploads.sweep(-1)  # unused since: removed, and their folders
+    assert files_left() == []
     # The example files the page serves (gradio's copies in the upload folder) stay.
     demo = build(spec)
     served = files_left()
     assert {Path(p).name for p in served if "." in p} == {"actual.jsonl", "predictions.jsonl"}
-    example = [str(uploads / p) for p in served if p.endswith(".jsonl")]
-    example.sort(key=lambda p: not p.endswith("predictions.jsonl"))
-    shown = ("files", "", "", *example, *controls)
-    table = compute(spec, *shown)[2]["value"]
-    add_intervals(spec, *shown, False, table)
+    _uploads.sweep(-1)
     assert files_left() == served
     demo.close()
 
@@ -385,40 +385,47 @@ def test_breakdown_headers_read_as_words_and_columns_fit_their_longest_word():
     assert column_widths(table) == ["140px", "200px", "47px", "251px"]
 
 
-def test_uploads_no_last_step_came_for_are_swept_after_their_time(tmp_path, monkeypatch):
-    """Planted: the sweep removing uploads used within their time (or never removing them),
-    leaving their folders, and removing the empty files gradio's upload route leaves beside
-    the uploads while they may still be being written (younger than ten seconds) or files
-    that are not empty."""
+def test_uploads_no_request_used_are_swept_after_their_time_and_within_their_total(
+    tmp_path, monkeypatch
+):
+    """Planted: uploads no request used never removed (a client could fill the disk), the
+    sweep removing uploads within their time, going past the total or removing the newest
+    first, leaving their folders, and removing the empty files gradio's upload route leaves
+    beside the uploads while they may still be being written (younger than ten seconds) or
+    files that are not empty."""
     import os
     import time
 
-    from test_spaces import default_controls
-
-    from taskeval.space import _uploads, compute
+    from taskeval.space import _uploads
 
     uploads = tmp_path / "uploads"
     monkeypatch.setenv("GRADIO_TEMP_DIR", str(uploads))
-    spec = app_module("fever_score").SPEC
-    files = spec.example_files
-    pred = _upload(uploads, "mine.jsonl", files["predictions"][0].read_text(encoding="utf-8"))
-    ref = _upload(uploads, "gold.jsonl", files["references"][0].read_text(encoding="utf-8"))
-    error = compute(spec, "files", "", "", pred, ref, *default_controls(spec))[0]
-    assert error["visible"] is False, error["value"]
-    old = time.time() - 11
+    now = time.time()
+    ages = {"a.jsonl": 100, "b.jsonl": 50, "c.jsonl": 10, "d.jsonl": 0}
+    for name, age in ages.items():
+        path = _upload(uploads, name, name * 100)  # 700 bytes each
+        os.utime(path, (now - age, now - age))
+    old = now - 11
     for name, text, when in (("tmpold", "", old), ("tmpnew", "", None), ("tmpfull", "x", old)):
         (uploads / name).write_text(text)
         if when:
             os.utime(uploads / name, (when, when))
     (uploads / "old-but-not-tmp").write_text("")
     os.utime(uploads / "old-but-not-tmp", (old, old))
-    _uploads.sweep(3600)  # used a moment ago: kept; empty files wait a minute then
-    left = sorted(p.name for p in uploads.iterdir())
-    assert left == sorted([Path(pred).parent.name, Path(ref).parent.name, "old-but-not-tmp",
-                           "tmpfull", "tmpnew", "tmpold"])  # fmt: skip
-    time.sleep(0.01)
+
+    def left() -> list[str]:
+        return sorted(p.name for p in uploads.rglob("*") if p.is_file())
+
+    _uploads.sweep(3600)  # within their time; empty files wait a minute then
+    assert left() == sorted([*ages, "old-but-not-tmp", "tmpfull", "tmpnew", "tmpold"])
+    _uploads.sweep(60)  # a.jsonl was uploaded 100 s ago
+    assert left() == ["b.jsonl", "c.jsonl", "d.jsonl", "old-but-not-tmp", "tmpfull", "tmpnew",
+                      "tmpold"]  # fmt: skip
+    assert len(list(uploads.iterdir())) == 3 + 4  # a.jsonl's folder went with it
+    _uploads.sweep(3600, total=1400)  # at most two: the oldest goes
+    assert left() == ["c.jsonl", "d.jsonl", "old-but-not-tmp", "tmpfull", "tmpnew", "tmpold"]
     _uploads.sweep(0)  # empty files wait ten seconds then
-    assert sorted(p.name for p in uploads.iterdir()) == ["old-but-not-tmp", "tmpfull", "tmpnew"]
+    assert left() == ["old-but-not-tmp", "tmpfull", "tmpnew"]
 
 
 # --- what a request may hold: the limits' messages ---------------------------------------------
