@@ -147,8 +147,11 @@ def metric_card(name: str) -> str:
     return text
 
 
-# What a request may hold and use; read once, when the Space starts.
-_LIMITS = Limits()
+# What a request may hold and use; read once, when the Space starts (a mistyped one stops it).
+try:
+    _LIMITS = Limits()
+except ValueError as e:
+    raise SystemExit(f"taskeval Space: {e}") from None
 
 
 class _Uploads:

@@ -14,6 +14,7 @@ imports neither gradio nor anything of the page.
 from __future__ import annotations
 
 import functools
+import math
 import os
 import re
 import sys
@@ -28,11 +29,21 @@ MIB = 1 << 20
 
 
 def _env_number(name: str, default: float) -> float:
-    try:
-        value = float(os.environ[name])
-    except (KeyError, ValueError):
+    """The positive number in the environment variable ``name``; ``default`` if it is unset or
+    empty. Anything else (0, a negative number, not a number) stops the Space, naming it: 0 is
+    neither "no limit" nor a limit of nothing, and a mistyped limit is never replaced unseen."""
+    raw = os.environ.get(name, "")
+    if not raw.strip():
         return default
-    return value if value > 0 else default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise ValueError(
+            f"{name}={raw!r}: expected a positive number (unset it for the default, {default:,.0f})"
+        )
+    return value
 
 
 class Limits:

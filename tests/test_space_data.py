@@ -454,8 +454,7 @@ def _task(source: str, predictions, references, names=None, metric="fever_score"
 
 
 def test_the_limits_are_stated_as_the_page_shows_them(monkeypatch):
-    """Planted: a limit read from another variable, one not stated in MiB, a negative or
-    unreadable value taken instead of the default."""
+    """Planted: a limit read from another variable, one not stated in MiB."""
     limits = _limits(
         monkeypatch,
         SPACE_MAX_UPLOAD_MB=2,
@@ -463,8 +462,6 @@ def test_the_limits_are_stated_as_the_page_shows_them(monkeypatch):
         SPACE_MAX_ROWS=1500,
         SPACE_MAX_PASTE_MB=0.5,
         MAX_LINE_BYTES=2 * 1024 * 1024,
-        SPACE_TIMEOUT=-1,
-        SPACE_MEMORY_MB="lots",
     )
     assert limits.note() == (
         "Limits of this Space: an uploaded file up to 2 MiB (`TASKEVAL_SPACE_MAX_UPLOAD_MB`), a "
@@ -476,6 +473,26 @@ def test_the_limits_are_stated_as_the_page_shows_them(monkeypatch):
         "files: `taskeval score` on your machine."
     )
     assert (limits.upload_bytes, limits.rows, limits.paste_chars) == (2 << 20, 1500, 1 << 19)
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "lots", "nan", "inf"])
+def test_a_limit_of_zero_or_less_or_unreadable_stops_the_space_naming_it(monkeypatch, value):
+    """A Space limit is a positive number: 0 is neither "no limit" nor a limit of nothing, and
+    is refused, as are negative and unreadable values, naming the variable and the default.
+    Planted: 0 taken literally (every upload refused), or any of them silently replaced by the
+    default. An empty value is no value: the default."""
+    for name in ("SPACE_MAX_ROWS", "SPACE_WORKERS", "SPACE_UPLOAD_TTL", "MAX_LINE_BYTES"):
+        monkeypatch.setenv(f"TASKEVAL_{name}", value)
+        with pytest.raises(ValueError) as refused:
+            _limits(monkeypatch)
+        assert str(refused.value).startswith(f"TASKEVAL_{name}={value!r}: expected a positive ")
+        assert "(unset it for the default, " in str(refused.value)
+        monkeypatch.delenv(f"TASKEVAL_{name}")
+    monkeypatch.setenv("TASKEVAL_SPACE_MAX_ROWS", "0")
+    with pytest.raises(ValueError, match=r"^TASKEVAL_SPACE_MAX_ROWS='0': expected a positive "
+                       r"number \(unset it for the default, 500,000\)$"):  # fmt: skip
+        _limits(monkeypatch)
+    assert _limits(monkeypatch, SPACE_MAX_ROWS="").rows == 500_000
 
 
 def test_what_passes_the_limits_is_refused_word_for_word(tmp_path, monkeypatch):
