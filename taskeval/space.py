@@ -26,6 +26,7 @@ import math
 import os
 import pickle
 import shutil
+import socket
 import tempfile
 import textwrap
 import threading
@@ -37,13 +38,14 @@ from typing import Any
 
 import gradio as gr
 import pandas as pd
+from starlette.middleware import Middleware
 
 from .api import read_official
 from .contract import BarChart
 from .defaults import DEFAULT_RESAMPLES
 from .registry import contract, metric_dir, metric_module
 from .space_pool import pool
-from .space_worker import Limits, metric, parse_rows, run, user_message
+from .space_worker import MIB, Limits, metric, parse_rows, run, user_message
 
 __all__ = [
     "SpaceSpec",
@@ -873,12 +875,74 @@ def _pretty(rows: list) -> str:
 
 
 def launch(spec: SpaceSpec, **kwargs: Any) -> gr.Blocks:
-    """Serve the Space on 127.0.0.1 (port from ``GRADIO_SERVER_PORT``, else gradio's default)."""
+    """Serve the Space on 127.0.0.1 (port from ``GRADIO_SERVER_PORT``, else gradio's default:
+    the first free one from 7860 on). A port the variable names is the Space's or it stops."""
+    host = os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1")
+    port = _asked_port(host)
     demo = build(spec)
     folders = {str(Path(p).parent) for side in spec.example_files.values() for p in side}
     demo.launch(
-        server_name=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),
+        server_name=host,
         allowed_paths=sorted(folders) + spec.allowed_paths,
-        **{"css": CSS, "max_file_size": _LIMITS.upload_bytes, **kwargs},
+        **{
+            "css": CSS,
+            "max_file_size": _LIMITS.upload_bytes,
+            "server_port": port,
+            "app_kwargs": {"middleware": [Middleware(_UploadLimitMessage)]},
+            **kwargs,
+        },
     )
     return demo
+
+
+def _asked_port(host: str) -> int | None:
+    """The port ``GRADIO_SERVER_PORT`` names, free; the Space stops saying so when it is taken
+    (gradio would serve on the next free port without a word)."""
+    raw = os.environ.get("GRADIO_SERVER_PORT", "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or not 0 < int(raw) < 65536:
+        raise SystemExit(f"taskeval Space: GRADIO_SERVER_PORT={raw!r} is not a port number")
+    port = int(raw)
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds
+        try:
+            probe.bind((host.strip("[]"), port))
+        except OSError:
+            raise SystemExit(
+                f"taskeval Space: port {port} (GRADIO_SERVER_PORT) is in use on {host}: stop "
+                "what serves there, or choose another port"
+            ) from None
+    return port
+
+
+class _UploadLimitMessage:
+    """gradio's refusal of an upload over ``max_file_size`` (413, in bytes and its own words),
+    said as the Space's other limits are: the limit as the page states it and its variable."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or not scope["path"].endswith("/upload"):
+            await self.app(scope, receive, send)
+            return
+        replaced = False
+
+        async def answer(message: dict) -> None:
+            nonlocal replaced
+            if message["type"] == "http.response.start" and message["status"] == 413:
+                replaced = True
+                body = (
+                    f"an uploaded file is larger than the {_LIMITS.upload_bytes / MIB:,.0f} MiB "
+                    "this Space takes (TASKEVAL_SPACE_MAX_UPLOAD_MB): score it with "
+                    "`taskeval score` on your machine"
+                ).encode()
+                headers = [(k, v) for k, v in message["headers"] if k.lower() != b"content-length"]
+                headers.append((b"content-length", str(len(body)).encode()))
+                await send({**message, "headers": headers})
+                await send({"type": "http.response.body", "body": body})
+            elif not replaced:  # gradio's own words, once replaced, are left out
+                await send(message)
+
+        await self.app(scope, receive, answer)

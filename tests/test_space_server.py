@@ -31,6 +31,7 @@ TYDI = REPO / "spaces" / "tydiqa" / "examples"
 # Limits small enough to reach in a test, large enough for the examples.
 LIMITS = {
     "TASKEVAL_SPACE_MAX_INFLATED_MB": "16",
+    "TASKEVAL_SPACE_MAX_UPLOAD_MB": "12",
     "TASKEVAL_SPACE_UPLOAD_TTL": "1",
     "TASKEVAL_SPACE_MAX_MESSAGE_CHARS": "1000",
     "TASKEVAL_SPACE_WORKERS": "2",
@@ -144,6 +145,49 @@ def _files(uploads: Path) -> list[str]:
         for folder, _, names in os.walk(uploads)
         for name in names
     )
+
+
+def test_an_upload_over_the_limit_is_refused_naming_the_limit_and_its_variable(spaces, tmp_path):
+    """Planted: gradio's own refusal passed on ("File size exceeded maximum allowed size of
+    12582912 bytes."), which names neither the limit as the page states it nor its variable."""
+    import httpx
+
+    server, _ = spaces["fever_score"]
+    big = tmp_path / "predictions.jsonl"
+    big.write_bytes(b"{}\n" * ((13 << 20) // 3))
+    before = set(_files(server.uploads))
+    with big.open("rb") as f:
+        answer = httpx.post(server.url + "gradio_api/upload", files={"files": f}, timeout=120)
+    assert answer.status_code == 413
+    assert answer.text == (
+        "an uploaded file is larger than the 12 MiB this Space takes "
+        "(TASKEVAL_SPACE_MAX_UPLOAD_MB): score it with `taskeval score` on your machine"
+    )
+    assert set(_files(server.uploads)) <= before  # nothing of it kept
+
+
+def test_a_busy_port_stops_the_space_saying_so(tmp_path):
+    """gradio moves to the next free port when the one GRADIO_SERVER_PORT names is busy, without
+    a word; the Space stops and says why. Planted: the port left to gradio (the Space then
+    served elsewhere, and this test waited for an exit that never came)."""
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        env = {**os.environ, **LIMITS, "GRADIO_SERVER_PORT": str(port),
+               "GRADIO_TEMP_DIR": str(tmp_path), "GRADIO_ANALYTICS_ENABLED": "False"}  # fmt: skip
+        try:
+            done = subprocess.run(
+                [sys.executable, str(REPO / "spaces" / "fever_score" / "app.py")],
+                env=env, capture_output=True, text=True, timeout=120,
+            )  # fmt: skip
+        except subprocess.TimeoutExpired:
+            raise AssertionError("the Space did not stop") from None
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines()[-1] == (
+        f"taskeval Space: port {port} (GRADIO_SERVER_PORT) is in use on 127.0.0.1: stop what "
+        "serves there, or choose another port"
+    ), done.stderr
 
 
 def test_a_long_value_is_answered_with_a_cut_message_while_another_user_is_served(spaces):
