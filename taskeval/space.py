@@ -847,7 +847,39 @@ def build(spec: SpaceSpec) -> gr.Blocks:
         pool(spec.metric)
     # Requests run side by side: each waits in the queue only for a free worker process.
     demo.queue(default_concurrency_limit=_concurrency(), max_size=_MAX_QUEUE)
+    _share_per_client(demo._queue, _LIMITS.queue_per_client)
     return demo
+
+
+def _share_per_client(queue: Any, limit: int) -> None:
+    """gradio's queue, each client (a page, a script's ``Client``: a session) holding at most
+    ``limit`` requests queued or running at once; one past it is refused at once, in words.
+    gradio's own bounds (``max_size``, ``concurrency_limit``) are one for all clients: one
+    client's flood of requests filled the queue, and every other user was refused."""
+    push = queue.push
+    joining: collections.Counter[str] = collections.Counter()  # pushes under way (they await)
+
+    async def push_within_share(body: Any, request: Any, username: str | None) -> Any:
+        session = body.session_hash or ""
+        events = list(queue.event_ids_to_events.values())
+        held = joining[session] + sum(e.session_hash == session for e in events)
+        if held >= limit:
+            return (
+                False,
+                f"this client has {held} requests queued or running, the most this Space takes "
+                "from one client at once (TASKEVAL_SPACE_QUEUE_PER_CLIENT): wait for their "
+                "answers",
+                "error",
+            )
+        joining[session] += 1
+        try:
+            return await push(body, request, username)
+        finally:
+            joining[session] -= 1
+            if joining[session] <= 0:
+                del joining[session]
+
+    queue.push = push_within_share
 
 
 _MAX_QUEUE = 64  # requests waiting at once; more are refused at once ("the queue is full")

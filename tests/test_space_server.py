@@ -32,6 +32,7 @@ TYDI = REPO / "spaces" / "tydiqa" / "examples"
 LIMITS = {
     "TASKEVAL_SPACE_MAX_INFLATED_MB": "16",
     "TASKEVAL_SPACE_MAX_UPLOAD_MB": "12",
+    "TASKEVAL_SPACE_QUEUE_PER_CLIENT": "3",
     "TASKEVAL_SPACE_UPLOAD_TTL": "1",
     "TASKEVAL_SPACE_MAX_MESSAGE_CHARS": "1000",
     "TASKEVAL_SPACE_WORKERS": "2",
@@ -188,6 +189,39 @@ def test_a_busy_port_stops_the_space_saying_so(tmp_path):
         f"taskeval Space: port {port} (GRADIO_SERVER_PORT) is in use on 127.0.0.1: stop what "
         "serves there, or choose another port"
     ), done.stderr
+
+
+def test_one_client_flooding_the_queue_is_refused_past_its_share_and_others_are_served(spaces):
+    """Planted: no bound per client (its requests fill gradio's queue, and everyone else gets
+    "Queue is full"), a bound shared by all clients. The workers are paused, so that every
+    request stays queued until the test lets them go."""
+    import signal
+
+    server, _ = spaces["fever_score"]
+    predictions, references = _fever_example()
+    flooding, other = _client(server.url), _client(server.url)
+    paused = server.workers()
+    for pid in paused:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        flood = [_fever(flooding, predictions, references) for _ in range(5)]
+        deadline = time.monotonic() + 60  # against a hang only: two are refused at once
+        while sum(job.done() for job in flood) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        refused = [job.exception() for job in flood if job.done()]
+        queued = [job for job in flood if not job.done()]
+        served = _fever(other, predictions, references)
+    finally:
+        for pid in paused:
+            os.kill(pid, signal.SIGCONT)
+    assert len(queued) == 3, refused
+    assert [e.response.json()["detail"] for e in refused] == [
+        "this client has 3 requests queued or running, the most this Space takes from one "
+        "client at once (TASKEVAL_SPACE_QUEUE_PER_CLIENT): wait for their answers"
+    ] * 2
+    for job in [served, *queued]:
+        error, _, scores, *_ = job.result(timeout=120)
+        assert not error["visible"] and ["strict_score", "0.26"] in scores["value"]["data"]
 
 
 def test_a_long_value_is_answered_with_a_cut_message_while_another_user_is_served(spaces):
