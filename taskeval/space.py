@@ -549,9 +549,26 @@ def compute(
         gr.update(visible=False),
         gr.update(value=pd.DataFrame(rows, columns=columns), visible=True),
         gr.update(value=groups, visible=groups is not None),
-        _breakdown_update(_readable(spec.breakdown(details))),
+        _breakdown(spec, details),
         *[gr.update(value=figure, visible=True) for figure in plot],
     )
+
+
+BREAKDOWN_LABEL = "per-item breakdown"
+
+
+def _breakdown(spec: SpaceSpec, details: Any) -> Any:
+    """The breakdown's update, cut to ``Limits.breakdown_rows`` rows (the page holds a table of
+    every item otherwise: 54 MB of JSON for 490,000 claims, per request), its label saying so."""
+    frame = spec.breakdown(details)
+    limit, label = _LIMITS.breakdown_rows, BREAKDOWN_LABEL
+    if len(frame) > limit:
+        label += (
+            f": the first {limit:,} of {len(frame):,} items (TASKEVAL_SPACE_MAX_BREAKDOWN_ROWS; "
+            "all of them: the metric's `compute(..., details=True)`)"
+        )
+        frame = frame.head(limit)
+    return {**_breakdown_update(_readable(frame)), "label": label}
 
 
 _FIGURES: collections.OrderedDict[bytes, Any] = collections.OrderedDict()
@@ -816,7 +833,7 @@ def build(spec: SpaceSpec) -> gr.Blocks:
         # The figure carries its own title: a component label would sit on top of it.
         plot = [gr.Plot(show_label=False, visible=False, elem_id="plot")] if spec.plot else []
         breakdown = gr.Dataframe(
-            label="per-item breakdown",
+            label=BREAKDOWN_LABEL,
             interactive=False,
             visible=False,
             wrap=True,  # long "why" texts wrap instead of being cut off

@@ -360,6 +360,31 @@ def test_the_interval_column_is_the_bootstrap_of_each_headline_score_to_four_pla
     assert add_intervals(spec, *broken, True, table) == {"__type__": "update"}
 
 
+def test_a_long_breakdown_is_cut_to_its_limit_and_says_so(monkeypatch):
+    """The page gets at most ``TASKEVAL_SPACE_MAX_BREAKDOWN_ROWS`` rows of the breakdown (a
+    490,000-claim answer was 54 MB of JSON, held by the server for each request), and its label
+    says how many were left out and where to get them all. Planted: every row sent, the label
+    left as it was, one row off at the limit."""
+    from taskeval import space
+
+    spec = app_module("fever_score").SPEC
+    rows = spec.example_rows
+    values = ("json", json.dumps(rows["predictions"]), json.dumps(rows["references"]), None, None)
+    count = len(rows["predictions"])
+    monkeypatch.setattr(space._LIMITS, "breakdown_rows", 3)
+    breakdown = space.compute(spec, *values, 5, False)[4]
+    assert len(breakdown["value"]) == 3
+    assert breakdown["label"] == (
+        f"per-item breakdown: the first 3 of {count:,} items "
+        "(TASKEVAL_SPACE_MAX_BREAKDOWN_ROWS; all of them: the metric's "
+        "`compute(..., details=True)`)"
+    )
+    monkeypatch.setattr(space._LIMITS, "breakdown_rows", count)
+    breakdown = space.compute(spec, *values, 5, False)[4]
+    assert len(breakdown["value"]) == count
+    assert breakdown["label"] == "per-item breakdown"
+
+
 def test_breakdown_headers_read_as_words_and_columns_fit_their_longest_word():
     """Planted: headers left with underscores, a column as wide as its whole text (or as its
     header), widths off the 8.5 px a character and 30 px a cell."""
