@@ -18,6 +18,7 @@ import math
 import os
 import re
 import sys
+import tempfile
 import zlib
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -28,10 +29,11 @@ from .mistakes import with_sentence
 MIB = 1 << 20
 
 
-def _env_number(name: str, default: float) -> float:
+def _env_number(name: str, default: float, zero: bool = False) -> float:
     """The positive number in the environment variable ``name``; ``default`` if it is unset or
     empty. Anything else (0, a negative number, not a number) stops the Space, naming it: 0 is
-    neither "no limit" nor a limit of nothing, and a mistyped limit is never replaced unseen."""
+    neither "no limit" nor a limit of nothing, and a mistyped limit is never replaced unseen.
+    ``zero``: 0 is a setting too (no worker processes)."""
     raw = os.environ.get(name, "")
     if not raw.strip():
         return default
@@ -39,9 +41,10 @@ def _env_number(name: str, default: float) -> float:
         value = float(raw)
     except ValueError:
         value = math.nan
-    if not 0 < value < math.inf:
+    if not (0 <= value if zero else 0 < value) or not value < math.inf:
+        expected = "0 or a positive number" if zero else "a positive number"
         raise ValueError(
-            f"{name}={raw!r}: expected a positive number (unset it for the default, {default:,.0f})"
+            f"{name}={raw!r}: expected {expected} (unset it for the default, {default:,.0f})"
         )
     return value
 
@@ -57,7 +60,8 @@ class Limits:
         self.line_bytes = int(_env_number("TASKEVAL_MAX_LINE_BYTES", 64 * MIB))
         self.timeout = _env_number("TASKEVAL_SPACE_TIMEOUT", 300)
         self.memory_bytes = int(_env_number("TASKEVAL_SPACE_MEMORY_MB", 3072) * MIB)
-        self.workers = int(_env_number("TASKEVAL_SPACE_WORKERS", 2))
+        # 0: no worker processes, each computation in the server (for debugging).
+        self.workers = int(_env_number("TASKEVAL_SPACE_WORKERS", 2, zero=True))
         self.tasks_per_worker = int(_env_number("TASKEVAL_SPACE_TASKS_PER_WORKER", 200))
         self.upload_ttl = _env_number("TASKEVAL_SPACE_UPLOAD_TTL", 900)
         self.breakdown_rows = int(_env_number("TASKEVAL_SPACE_MAX_BREAKDOWN_ROWS", 2000))
@@ -189,7 +193,20 @@ def user_message(
         message = message.replace(folder, f"the uploaded {side} files")
     for path in sorted(uploads, key=len, reverse=True):  # a path before any path it starts
         message = message.replace(path, os.path.basename(path))
+    message = _server_paths().sub(lambda m: os.path.basename(m.group()), message)
     return with_sentence(shorten(_PARSER_POSITION.sub("", message), limit), hint)
+
+
+def _server_paths() -> re.Pattern[str]:
+    """Any path under gradio's upload folder or the temporary folder (as given and resolved):
+    what the uploads above did not name (another form of an upload's path, a library's own
+    copy) is still shown as its last part only, never as the server's path."""
+    temporary = tempfile.gettempdir()
+    uploads = os.environ.get("GRADIO_TEMP_DIR") or os.path.join(temporary, "gradio")
+    roots = {os.path.abspath(r) for r in (uploads, temporary)}
+    roots |= {os.path.realpath(r) for r in roots}
+    alternatives = "|".join(re.escape(r.rstrip(os.sep)) for r in sorted(roots, key=len)[::-1])
+    return re.compile(f"(?:{alternatives}){re.escape(os.sep)}[^\\s'\",;:()\\[\\]]*")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ Spaces"); each test names the defect it guards against."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -505,19 +506,42 @@ def test_a_limit_of_zero_or_less_or_unreadable_stops_the_space_naming_it(monkeyp
     """A Space limit is a positive number: 0 is neither "no limit" nor a limit of nothing, and
     is refused, as are negative and unreadable values, naming the variable and the default.
     Planted: 0 taken literally (every upload refused), or any of them silently replaced by the
-    default. An empty value is no value: the default."""
+    default. An empty value is no value: the default. The one setting 0 means something for:
+    the worker processes (none: each computation in the server)."""
     for name in ("SPACE_MAX_ROWS", "SPACE_WORKERS", "SPACE_UPLOAD_TTL", "MAX_LINE_BYTES"):
         monkeypatch.setenv(f"TASKEVAL_{name}", value)
+        if name == "SPACE_WORKERS" and value == "0":  # no worker processes: for debugging
+            assert _limits(monkeypatch).workers == 0
+            continue
         with pytest.raises(ValueError) as refused:
             _limits(monkeypatch)
-        assert str(refused.value).startswith(f"TASKEVAL_{name}={value!r}: expected a positive ")
-        assert "(unset it for the default, " in str(refused.value)
+        assert str(refused.value).startswith(f"TASKEVAL_{name}={value!r}: expected ")
+        assert "positive number (unset it for the default, " in str(refused.value)
         monkeypatch.delenv(f"TASKEVAL_{name}")
     monkeypatch.setenv("TASKEVAL_SPACE_MAX_ROWS", "0")
     with pytest.raises(ValueError, match=r"^TASKEVAL_SPACE_MAX_ROWS='0': expected a positive "
                        r"number \(unset it for the default, 500,000\)$"):  # fmt: skip
         _limits(monkeypatch)
     assert _limits(monkeypatch, SPACE_MAX_ROWS="").rows == 500_000
+
+
+def test_an_error_never_shows_a_server_path_only_the_users_file_names(tmp_path, monkeypatch):
+    """Planted: a path of the request's uploads left whole when it starts another listed path
+    (the longer one replaced first), and a server path the request did not list (an upload's
+    resolved form, a library's copy in the temporary folder) shown as it is."""
+    import tempfile
+
+    from taskeval.space_worker import user_message
+
+    uploads = tmp_path / "uploads"
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(uploads))
+    side = str(uploads / "3f2a" / "gold")  # a folder side's upload, and a file in it
+    member = os.path.join(side, "gold.jsonl")
+    error = ValueError(f"{side}: bad; {member}, line 2: bad")
+    assert user_message(error, [side, member]) == "gold: bad; gold.jsonl, line 2: bad"
+    elsewhere = os.path.join(tempfile.gettempdir(), "lib-copy-81x", "gold.jsonl")
+    error = ValueError(f"{uploads}/9c1d/mine.jsonl, line 3 ('x'); read from {elsewhere}: bad")
+    assert user_message(error, []) == "mine.jsonl, line 3 ('x'); read from gold.jsonl: bad"
 
 
 def test_what_passes_the_limits_is_refused_word_for_word(tmp_path, monkeypatch):
