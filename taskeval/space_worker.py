@@ -62,6 +62,8 @@ class Limits:
         self.memory_bytes = int(_env_number("TASKEVAL_SPACE_MEMORY_MB", 3072) * MIB)
         # 0: no worker processes, each computation in the server (for debugging).
         self.workers = int(_env_number("TASKEVAL_SPACE_WORKERS", 2, zero=True))
+        # Inputs larger than this share all worker processes but one (``space_pool``).
+        self.large_bytes = int(_env_number("TASKEVAL_SPACE_LARGE_MB", 4) * MIB)
         self.tasks_per_worker = int(_env_number("TASKEVAL_SPACE_TASKS_PER_WORKER", 200))
         self.upload_ttl = _env_number("TASKEVAL_SPACE_UPLOAD_TTL", 900)
         self.breakdown_rows = int(_env_number("TASKEVAL_SPACE_MAX_BREAKDOWN_ROWS", 2000))

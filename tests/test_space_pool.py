@@ -77,3 +77,44 @@ def test_a_worker_that_died_idle_is_never_handed_to_a_request(one_worker):
     assert "error" not in reply, reply
     assert reply["result"]["strict_score"] == 1.0
     assert worker not in one_worker._all
+
+
+def test_two_large_requests_leave_a_worker_for_a_small_one():
+    """Two large requests (490,000 rows: up to a minute each) held both workers, and a small
+    request waited for one of them. Planted: large requests taking any free worker. Both
+    workers are paused, so that every request stays where the pool put it."""
+    limits = Limits()
+    limits.workers, limits.timeout, limits.large_bytes = 2, 120.0, 200
+    pool = Pool("", limits)
+    try:
+        while len(pool._all) < 2 or pool._idle.qsize() < 2:  # both started
+            threading.Event().wait(0.01)
+        workers = set(pool._all)
+        for worker in workers:
+            os.kill(worker.process.pid, signal.SIGSTOP)
+        large = _task([FEVER_ROW] * 4, [FEVER_GOLD] * 4)
+        assert len(large["predictions"]) > limits.large_bytes
+        replies: list[dict] = []
+        asking = [
+            threading.Thread(target=lambda: replies.append(pool.run(large))) for _ in range(2)
+        ]
+        try:
+            for thread in asking:
+                thread.start()
+            # Settled: the first has a worker, the second waits for the large share (or,
+            # planted, has taken the other worker).
+            while not (pool._idle.qsize() == 0 or pool.waiting_large == 1):
+                threading.Event().wait(0.01)
+            while pool._idle.qsize() == 2:
+                threading.Event().wait(0.01)
+            assert pool._idle.qsize() == 1 and pool.waiting_large == 1
+        finally:
+            for worker in workers:
+                os.kill(worker.process.pid, signal.SIGCONT)
+        small = pool.run(_task([FEVER_ROW], [FEVER_GOLD]))
+        assert small["result"]["strict_score"] == 1.0, small
+        for thread in asking:
+            thread.join(timeout=120)
+        assert [r["result"]["strict_score"] for r in replies] == [1.0, 1.0], replies
+    finally:
+        pool.close()
