@@ -81,7 +81,10 @@ class Limits:
             f"up to {self.line_bytes / MIB:,.0f} MiB (`TASKEVAL_MAX_LINE_BYTES`), pasted rows up "
             f"to {self.paste_chars / MIB:,.0f} Mi characters (`TASKEVAL_SPACE_MAX_PASTE_MB`); "
             f"each computation up to {self.timeout:,.0f} s (`TASKEVAL_SPACE_TIMEOUT`) and "
-            f"{self.memory_bytes / MIB:,.0f} MiB of memory (`TASKEVAL_SPACE_MEMORY_MB`). "
+            f"{self.memory_bytes / MIB:,.0f} MiB of memory (`TASKEVAL_SPACE_MEMORY_MB`); up to "
+            f"{self.queue_per_client:,} requests of one client at once "
+            f"(`TASKEVAL_SPACE_QUEUE_PER_CLIENT`); uploads are removed {self.upload_ttl:,.0f} s "
+            "after their last use (`TASKEVAL_SPACE_UPLOAD_TTL`). "
             "Larger files: `taskeval score` on your machine."
         )
 
