@@ -33,7 +33,9 @@ LIMITS = {
     "TASKEVAL_SPACE_MAX_INFLATED_MB": "16",
     "TASKEVAL_SPACE_MAX_UPLOAD_MB": "12",
     "TASKEVAL_SPACE_QUEUE_PER_CLIENT": "3",
-    "TASKEVAL_SPACE_UPLOAD_TTL": "1",
+    # Every upload, used or not, goes this long after its last use: enough for a loaded
+    # machine between an upload and its Compute.
+    "TASKEVAL_SPACE_UPLOAD_TTL": "3",
     "TASKEVAL_SPACE_MAX_MESSAGE_CHARS": "1000",
     "TASKEVAL_SPACE_WORKERS": "2",
     # Room for the examples with their intervals, far less than a hostile paste needs.
