@@ -937,6 +937,9 @@ def launch(spec: SpaceSpec, **kwargs: Any) -> gr.Blocks:
             "css": CSS,
             "max_file_size": _LIMITS.upload_bytes,
             "server_port": port,
+            # gradio keeps each session's updated components (tables, plot) for this many
+            # sessions, 10,000 by default: the server grew with every new client.
+            "state_session_capacity": _LIMITS.sessions,
             "app_kwargs": {"middleware": [Middleware(_UploadLimitMessage)]},
             **kwargs,
         },

@@ -67,6 +67,8 @@ class Limits:
         self.tasks_per_worker = int(_env_number("TASKEVAL_SPACE_TASKS_PER_WORKER", 200))
         self.upload_ttl = _env_number("TASKEVAL_SPACE_UPLOAD_TTL", 900)
         self.breakdown_rows = int(_env_number("TASKEVAL_SPACE_MAX_BREAKDOWN_ROWS", 2000))
+        # Sessions whose page state (the components a request updated) the server keeps.
+        self.sessions = int(_env_number("TASKEVAL_SPACE_SESSIONS", 256))
         self.queue_per_client = int(_env_number("TASKEVAL_SPACE_QUEUE_PER_CLIENT", 4))
         self.uploads_bytes = int(_env_number("TASKEVAL_SPACE_MAX_UPLOADS_MB", 4096) * MIB)
         self.message_chars = int(_env_number("TASKEVAL_SPACE_MAX_MESSAGE_CHARS", 1000))

@@ -539,3 +539,28 @@ def test_a_computation_over_its_time_is_stopped_and_its_worker_replaced():
         assert first not in pool._all
     finally:
         pool.close()
+
+
+def test_the_server_keeps_the_pages_of_a_bounded_number_of_sessions(monkeypatch):
+    """gradio keeps, per session, a copy of every component a request updated (the scores, a
+    breakdown of thousands of rows), for the last 10,000 sessions unless told otherwise: the
+    server grew with every new client. Planted: gradio's default kept."""
+    from test_spaces import app_module
+
+    from taskeval import space
+
+    monkeypatch.setattr(space._LIMITS, "workers", 0)  # computed in this process
+    monkeypatch.setattr(space._LIMITS, "sessions", 2)
+    spec = app_module("fever_score").SPEC
+    port = _free_port()
+    monkeypatch.setenv("GRADIO_SERVER_PORT", str(port))
+    demo = space.launch(spec, prevent_thread_lock=True, quiet=True)
+    try:
+        predictions, references = _fever_example()
+        for _ in range(4):  # four clients, one after the other
+            client = _client(f"http://127.0.0.1:{port}/")
+            error, *_ = _fever(client, predictions[:5], references[:5]).result(timeout=120)
+            assert not error["visible"], error
+        assert len(demo.state_holder.session_data) == 2
+    finally:
+        demo.close()
