@@ -22,9 +22,11 @@ import functools
 import hashlib
 import io
 import json
+import math
 import os
 import pickle
 import shutil
+import socket
 import tempfile
 import textwrap
 import threading
@@ -36,13 +38,14 @@ from typing import Any
 
 import gradio as gr
 import pandas as pd
+from starlette.middleware import Middleware
 
 from .api import read_official
 from .contract import BarChart
 from .defaults import DEFAULT_RESAMPLES
 from .registry import contract, metric_dir, metric_module
 from .space_pool import pool
-from .space_worker import Limits, metric, parse_rows, run, user_message
+from .space_worker import MIB, Limits, metric, parse_rows, run, user_message
 
 __all__ = [
     "SpaceSpec",
@@ -146,22 +149,29 @@ def metric_card(name: str) -> str:
     return text
 
 
-# What a request may hold and use; read once, when the Space starts.
-_LIMITS = Limits()
+# What a request may hold and use; read once, when the Space starts (a mistyped one stops it).
+try:
+    _LIMITS = Limits()
+except ValueError as e:
+    raise SystemExit(f"taskeval Space: {e}") from None
 
 
 class _Uploads:
-    """The uploaded files of the requests in flight, removed once done with.
+    """The uploaded files, removed once unused for a while, never by another user's request.
 
-    gradio keeps every upload in its cache folder for as long as the server runs. A request's
-    uploads are held from Compute to the page's last step (the intervals), then removed; uploads
-    of a client that never makes the last step are removed after ``Limits.upload_ttl`` seconds.
-    Only files in gradio's upload folder are ever removed, and never the example files' copies.
+    gradio keeps every upload in its cache folder for as long as the server runs, at a path
+    named by its content: two users who upload the same file (everyone uploads the official
+    dev file) share one copy. So no request removes its uploads when done: each upload is
+    removed ``Limits.upload_ttl`` seconds after it was last uploaded or used, by a sweep that
+    also keeps the uploads within ``Limits.uploads_bytes`` in all (the oldest first), and never
+    touches a file a request is using, nor the example files' copies, nor anything outside
+    gradio's upload folder.
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._held: dict[str, list[float]] = {}  # path -> [requests holding it, since]
+        self._running: collections.Counter[str] = collections.Counter()
+        self._used: dict[str, float] = {}  # path -> when a request last used it
         self._kept: set[str] = set()
         self._sweeper: threading.Thread | None = None
 
@@ -182,51 +192,49 @@ class _Uploads:
         return paths
 
     @contextlib.contextmanager
-    def using(self, files: Sequence[Any], last: bool) -> Iterator[None]:
-        """Hold ``files`` while a step runs (never swept then); after the page's ``last`` step
-        remove them, after another step hold them for the next until swept."""
+    def using(self, files: Sequence[Any]) -> Iterator[None]:
+        """Hold ``files`` while a step runs: never swept then, and their time starts again."""
         paths = self._ours(files)
         with self._lock:
-            for path in paths:
-                held = self._held.setdefault(path, [0, 0, 0.0])  # holds, running, since
-                held[0] += 0 if last else 1
-                held[1] += 1
+            self._running.update(paths)
         self._sweep_later()
         try:
             yield
         finally:
-            self._done(paths, last)
+            now = time.time()
+            with self._lock:
+                self._running.subtract(paths)
+                for path in paths:
+                    self._used[path] = now
+                    if self._running[path] <= 0:
+                        del self._running[path]
 
-    def _done(self, paths: list[str], last: bool) -> None:
-        now, done = time.time(), []
+    def sweep(self, ttl: float, total: float = math.inf) -> None:
+        """Remove the uploads no step is using that were neither uploaded nor used for ``ttl``
+        seconds, then the oldest of the others until they hold at most ``total`` bytes."""
+        from gradio.utils import get_upload_folder
+
+        now, found = time.time(), []
+        for path, info in _upload_files(get_upload_folder()):
+            if path in self._kept:
+                continue
+            # The upload's own time: gradio moves each new upload into place, its time kept.
+            since = max(info.st_mtime, self._used.get(path, 0.0))
+            found.append((since, info.st_size, path))
+        found.sort()
+        size = sum(f[1] for f in found)
         with self._lock:
-            for path in paths:
-                held = self._held.get(path)
-                if held is None:
+            old = []
+            for since, bytes_, path in found:
+                if self._running[path] > 0:
                     continue
-                held[1] -= 1
-                if last:
-                    held[0] = max(held[0] - 1, 0)
-                since, held[2] = held[2], now
-                if last and held[0] == held[1] == 0 and not _written_since(path, since):
-                    del self._held[path]
-                    done.append(path)
-                # Else another request holds it, or uploaded the same file again (gradio keeps
-                # one copy per content) and has yet to start: the sweep removes it later.
-        for path in done:
-            _remove(path)
-
-    def sweep(self, ttl: float) -> None:
-        """Remove the uploads no step has used for ``ttl`` seconds."""
-        now = time.time()
-        with self._lock:
-            old = [
-                p
-                for p, (_, running, since) in self._held.items()
-                if not running and now - since > ttl
-            ]
-            for path in old:
-                del self._held[path]
+                if now - since > ttl or size > total:
+                    old.append(path)
+                    size -= bytes_
+                    self._used.pop(path, None)
+            here = {f[2] for f in found}
+            for path in [p for p in self._used if p not in here]:  # gone: forgotten
+                del self._used[path]
         for path in old:
             _remove(path)
         self._sweep_empty(min(max(ttl, 10), 60))
@@ -257,9 +265,9 @@ class _Uploads:
 
     def _sweep_forever(self) -> None:
         ttl = _LIMITS.upload_ttl
-        while True:
-            time.sleep(min(max(ttl / 4, 0.2), 60))
-            self.sweep(ttl)
+        while True:  # often enough that a flood of uploads is cut back within seconds
+            time.sleep(min(max(ttl / 4, 0.2), 5))
+            self.sweep(ttl, _LIMITS.uploads_bytes)
             _give_back_memory()
 
 
@@ -272,11 +280,19 @@ def _give_back_memory() -> None:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
-def _written_since(path: str, since: float) -> bool:
-    try:
-        return os.stat(path).st_mtime > since
-    except OSError:
-        return False
+def _upload_files(folder: str) -> Iterator[tuple[str, os.stat_result]]:
+    """The uploads in gradio's upload ``folder`` (each in a folder of its own), with their
+    status; resolved paths, as requests name them once resolved."""
+    root = Path(folder).resolve()
+    with contextlib.suppress(OSError), os.scandir(root) as folders:
+        for entry in folders:
+            if not entry.is_dir(follow_symlinks=False):
+                continue
+            with contextlib.suppress(OSError), os.scandir(entry.path) as files:
+                for file in files:
+                    with contextlib.suppress(OSError):
+                        if file.is_file(follow_symlinks=False):
+                            yield file.path, file.stat(follow_symlinks=False)
 
 
 def _remove(path: str) -> None:
@@ -314,8 +330,8 @@ def still_uploaded(paths: Sequence[str]) -> None:
     for path in paths:
         if not os.path.exists(path):
             raise ValueError(
-                f"{Path(path).name}: no longer on the server (uploads are removed once used): "
-                "upload it again"
+                f"{Path(path).name}: no longer on the server (uploads are removed "
+                f"{_LIMITS.upload_ttl:,.0f} s after their last use): upload it again"
             )
         if not os.path.isfile(path):  # named by nothing of the server's
             raise ValueError("a file input holds a folder, not a file: upload a file")
@@ -510,10 +526,10 @@ def compute(
 
     ``with_interval`` adds the paired-bootstrap 95% interval of each headline score (the page
     adds it in a second step, ``add_intervals``, so that the scores show at once). The uploads
-    are held until that step (or ``Limits.upload_ttl``) and then removed.
+    stay until ``Limits.upload_ttl`` seconds after their last use (``_Uploads``).
     """
     try:
-        with _uploads.using(values[2:4], last=False):
+        with _uploads.using(values[2:4]):
             reply = _run(spec, source, values, with_interval)
         if "error" in reply:
             return _error(reply["error"], bool(spec.plot))
@@ -533,9 +549,26 @@ def compute(
         gr.update(visible=False),
         gr.update(value=pd.DataFrame(rows, columns=columns), visible=True),
         gr.update(value=groups, visible=groups is not None),
-        _breakdown_update(_readable(spec.breakdown(details))),
+        _breakdown(spec, details),
         *[gr.update(value=figure, visible=True) for figure in plot],
     )
+
+
+BREAKDOWN_LABEL = "per-item breakdown"
+
+
+def _breakdown(spec: SpaceSpec, details: Any) -> Any:
+    """The breakdown's update, cut to ``Limits.breakdown_rows`` rows (the page holds a table of
+    every item otherwise: 54 MB of JSON for 490,000 claims, per request), its label saying so."""
+    frame = spec.breakdown(details)
+    limit, label = _LIMITS.breakdown_rows, BREAKDOWN_LABEL
+    if len(frame) > limit:
+        label += (
+            f": the first {limit:,} of {len(frame):,} items (TASKEVAL_SPACE_MAX_BREAKDOWN_ROWS; "
+            "all of them: the metric's `compute(..., details=True)`)"
+        )
+        frame = frame.head(limit)
+    return {**_breakdown_update(_readable(frame)), "label": label}
 
 
 _FIGURES: collections.OrderedDict[bytes, Any] = collections.OrderedDict()
@@ -672,7 +705,7 @@ def add_intervals(spec: SpaceSpec, source: str, *values: Any) -> Any:
     Nothing changes when the box is clear or Compute failed (its error is already shown).
     """
     *values, with_interval, table = values
-    with _uploads.using(values[2:4], last=True):  # the page's last step: then removed
+    with _uploads.using(values[2:4]):
         if not with_interval or table is None or len(table) == 0:
             return gr.update()
         try:
@@ -861,7 +894,7 @@ def build(spec: SpaceSpec) -> gr.Blocks:
         # The figure carries its own title: a component label would sit on top of it.
         plot = [gr.Plot(show_label=False, visible=False, elem_id="plot")] if spec.plot else []
         breakdown = gr.Dataframe(
-            label="per-item breakdown",
+            label=BREAKDOWN_LABEL,
             interactive=False,
             visible=False,
             wrap=True,  # long "why" texts wrap instead of being cut off
@@ -892,7 +925,39 @@ def build(spec: SpaceSpec) -> gr.Blocks:
         pool(spec.metric)
     # Requests run side by side: each waits in the queue only for a free worker process.
     demo.queue(default_concurrency_limit=_concurrency(), max_size=_MAX_QUEUE)
+    _share_per_client(demo._queue, _LIMITS.queue_per_client)
     return demo
+
+
+def _share_per_client(queue: Any, limit: int) -> None:
+    """gradio's queue, each client (a page, a script's ``Client``: a session) holding at most
+    ``limit`` requests queued or running at once; one past it is refused at once, in words.
+    gradio's own bounds (``max_size``, ``concurrency_limit``) are one for all clients: one
+    client's flood of requests filled the queue, and every other user was refused."""
+    push = queue.push
+    joining: collections.Counter[str] = collections.Counter()  # pushes under way (they await)
+
+    async def push_within_share(body: Any, request: Any, username: str | None) -> Any:
+        session = body.session_hash or ""
+        events = list(queue.event_ids_to_events.values())
+        held = joining[session] + sum(e.session_hash == session for e in events)
+        if held >= limit:
+            return (
+                False,
+                f"this client has {held} requests queued or running, the most this Space takes "
+                "from one client at once (TASKEVAL_SPACE_QUEUE_PER_CLIENT): wait for their "
+                "answers",
+                "error",
+            )
+        joining[session] += 1
+        try:
+            return await push(body, request, username)
+        finally:
+            joining[session] -= 1
+            if joining[session] <= 0:
+                del joining[session]
+
+    queue.push = push_within_share
 
 
 _MAX_QUEUE = 64  # requests waiting at once; more are refused at once ("the queue is full")
@@ -920,12 +985,77 @@ def _pretty(rows: list) -> str:
 
 
 def launch(spec: SpaceSpec, **kwargs: Any) -> gr.Blocks:
-    """Serve the Space on 127.0.0.1 (port from ``GRADIO_SERVER_PORT``, else gradio's default)."""
+    """Serve the Space on 127.0.0.1 (port from ``GRADIO_SERVER_PORT``, else gradio's default:
+    the first free one from 7860 on). A port the variable names is the Space's or it stops."""
+    host = os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1")
+    port = _asked_port(host)
     demo = build(spec)
     folders = {str(Path(p).parent) for side in spec.example_files.values() for p in side}
     demo.launch(
-        server_name=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),
+        server_name=host,
         allowed_paths=sorted(folders) + spec.allowed_paths,
-        **{"css": CSS, "max_file_size": _LIMITS.upload_bytes, **kwargs},
+        **{
+            "css": CSS,
+            "max_file_size": _LIMITS.upload_bytes,
+            "server_port": port,
+            # gradio keeps each session's updated components (tables, plot) for this many
+            # sessions, 10,000 by default: the server grew with every new client.
+            "state_session_capacity": _LIMITS.sessions,
+            "app_kwargs": {"middleware": [Middleware(_UploadLimitMessage)]},
+            **kwargs,
+        },
     )
     return demo
+
+
+def _asked_port(host: str) -> int | None:
+    """The port ``GRADIO_SERVER_PORT`` names, free; the Space stops saying so when it is taken
+    (gradio would serve on the next free port without a word)."""
+    raw = os.environ.get("GRADIO_SERVER_PORT", "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or not 0 < int(raw) < 65536:
+        raise SystemExit(f"taskeval Space: GRADIO_SERVER_PORT={raw!r} is not a port number")
+    port = int(raw)
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds
+        try:
+            probe.bind((host.strip("[]"), port))
+        except OSError:
+            raise SystemExit(
+                f"taskeval Space: port {port} (GRADIO_SERVER_PORT) is in use on {host}: stop "
+                "what serves there, or choose another port"
+            ) from None
+    return port
+
+
+class _UploadLimitMessage:
+    """gradio's refusal of an upload over ``max_file_size`` (413, in bytes and its own words),
+    said as the Space's other limits are: the limit as the page states it and its variable."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or not scope["path"].endswith("/upload"):
+            await self.app(scope, receive, send)
+            return
+        replaced = False
+
+        async def answer(message: dict) -> None:
+            nonlocal replaced
+            if message["type"] == "http.response.start" and message["status"] == 413:
+                replaced = True
+                body = (
+                    f"an uploaded file is larger than the {_LIMITS.upload_bytes / MIB:,.0f} MiB "
+                    "this Space takes (TASKEVAL_SPACE_MAX_UPLOAD_MB): score it with "
+                    "`taskeval score` on your machine"
+                ).encode()
+                headers = [(k, v) for k, v in message["headers"] if k.lower() != b"content-length"]
+                headers.append((b"content-length", str(len(body)).encode()))
+                await send({**message, "headers": headers})
+                await send({"type": "http.response.body", "body": body})
+            elif not replaced:  # gradio's own words, once replaced, are left out
+                await send(message)
+
+        await self.app(scope, receive, answer)

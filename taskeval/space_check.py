@@ -5,7 +5,7 @@ contract describes them: ``CONTRACT.check.inputs``) and the gold, and sees the r
 summary line, every problem at its file, line, id and field as plain text, and the report as JSON.
 A check is a request like Compute: its uploads are held to the limits the page states and read
 in the Space's worker processes, with the same time and memory budgets (``space_check_worker``),
-and removed once answered.
+and removed as Compute's are (``space._Uploads``).
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def check_submission(
 ) -> tuple[Any, ...]:
     """The Check button: (error box, summary, problems, the JSON report's box, the report).
 
-    The uploads are removed once checked."""
+    The uploads stay until unused for ``Limits.upload_ttl`` seconds."""
     files = (predictions, inputs, references)
     try:
         with _held(files):
@@ -116,14 +116,9 @@ def check_submission(
 
 @contextlib.contextmanager
 def _held(files: Sequence[Any]) -> Iterator[None]:
-    """The uploads held while checked, then released as Compute's last step releases its own:
-    removed, unless another request holds them too (then the sweep removes them later)."""
-    try:
-        with _uploads.using(files, last=False):
-            yield
-    finally:
-        with _uploads.using(files, last=True):
-            pass
+    """The uploads held while checked (never swept then; ``space._Uploads``)."""
+    with _uploads.using(files):
+        yield
 
 
 def _run(spec: SpaceSpec, predictions: Any, inputs: Any, references: Any) -> dict:

@@ -4,21 +4,26 @@ A request's computation runs in one of a few long-lived worker processes (``spac
 which sets their memory budget), never in the server: a computation that overruns its time is
 ended by killing its process, which is replaced, and the server and the other workers go on.
 A worker is also replaced after a number of tasks, so that what a long run of requests leaves
-in a process (caches, fragmented memory) never accumulates.
+in a process (caches, fragmented memory) never accumulates. Large requests (inputs over
+``Limits.large_bytes``) share all workers but one, so that small ones are never held up by
+them; a worker killed from outside is reported as such, and one found dead is never handed out.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import queue
+import signal
 import subprocess
 import sys
 import threading
+import time
 from multiprocessing.connection import Connection
 from typing import Any
 
-from .space_worker import Limits
+from .space_worker import Limits, uploaded_files
 
 # The worker imports this package by its own name ("taskeval", or the bundled copy's name in
 # an exported Space), from the folder that holds it.
@@ -80,6 +85,10 @@ class Pool:
         self._all: set[_Worker] = set()
         self._lock = threading.Lock()
         self._closed = False
+        # Large requests share all workers but one: a small request never waits for two big
+        # ones (seconds to a minute each) when there is more than one worker.
+        self._large = threading.BoundedSemaphore(max(limits.workers - 1, 1))
+        self.waiting_large = 0  # large requests waiting for their share (tests look)
         for _ in range(max(limits.workers, 1)):
             self._replace()
 
@@ -101,10 +110,39 @@ class Pool:
             old.stop()
         threading.Thread(target=self._start, daemon=True).start()
 
+    def _take(self) -> _Worker | None:
+        """A free worker that still runs (waiting for one up to ``limits.timeout``); one that
+        died while idle (killed from outside) is replaced, never handed to a request."""
+        deadline = time.monotonic() + self.limits.timeout
+        while True:
+            try:  # waiting for a free worker is not the computation's time
+                worker = self._idle.get(timeout=max(deadline - time.monotonic(), 0))
+            except queue.Empty:
+                return None
+            if worker.process.poll() is None:
+                return worker
+            self._replace(worker)
+
     def run(self, task: dict[str, Any]) -> dict[str, Any]:
-        try:  # waiting for a free worker is not the computation's time
-            worker = self._idle.get(timeout=self.limits.timeout)
-        except queue.Empty:
+        if input_bytes(task) <= self.limits.large_bytes:
+            return self._run(task)
+        with self._lock:
+            self.waiting_large += 1
+        try:
+            shared = self._large.acquire(timeout=self.limits.timeout)
+        finally:
+            with self._lock:
+                self.waiting_large -= 1
+        if not shared:
+            return {"error": "the Space is busy: try again in a minute"}
+        try:
+            return self._run(task)
+        finally:
+            self._large.release()
+
+    def _run(self, task: dict[str, Any]) -> dict[str, Any]:
+        worker = self._take()
+        if worker is None:
             return {"error": "the Space is busy: try again in a minute"}
         healthy = False
         try:
@@ -118,11 +156,8 @@ class Pool:
             worker.done += 1
             healthy = not reply.get("restart") and worker.done < self.limits.tasks_per_worker
             return reply
-        except (EOFError, OSError):  # the worker died: out of memory outside Python's reach
-            return {
-                "error": "the computation stopped: it needed more memory than this Space gives "
-                "one request (TASKEVAL_SPACE_MEMORY_MB)"
-            }
+        except (EOFError, OSError):  # the worker died before it replied
+            return {"error": died(worker.process.wait(), self.limits)}
         finally:
             if healthy:
                 self._idle.put(worker)
@@ -135,6 +170,47 @@ class Pool:
             workers, self._all = list(self._all), set()
         for worker in workers:
             worker.stop()
+
+
+def input_bytes(task: dict[str, Any]) -> int:
+    """How large a request's inputs are: the pasted characters, or the uploads' bytes (a
+    folder side's files summed); what decides whether it takes the large requests' share."""
+    if task.get("source") == "json":
+        return sum(len(task.get(side) or "") for side in ("predictions", "references"))
+    total = 0
+    for side in (task.get("predictions"), task.get("references"), *task.get("inputs", [])):
+        if side:
+            for path, _ in uploaded_files(side, {}):
+                with contextlib.suppress(OSError):
+                    total += os.path.getsize(path)
+    return total
+
+
+# Signals that end a process from outside (a person, a supervisor, the kernel's OOM killer);
+# a process that crashes on its own (a failed allocation inside a library) gets another.
+_FROM_OUTSIDE = {signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
+
+
+def died(status: int, limits: Limits) -> str:
+    """What the user is told when the worker computing their request ended without a reply
+    (``status``: its exit status, minus the signal that ended it)."""
+    if status >= 0:
+        return f"the computation stopped: its worker process exited with status {status}"
+    number = -status
+    try:
+        name = signal.Signals(number).name
+    except ValueError:
+        name = "unknown signal"
+    if number in _FROM_OUTSIDE:
+        return (
+            "the computation stopped: its worker process was ended from outside the Space "
+            f"(signal {number}, {name}): try again"
+        )
+    return (
+        f"the computation stopped: its worker process crashed (signal {number}, {name}), "
+        f"perhaps out of the {limits.memory_bytes >> 20:,} MiB of memory this Space gives one "
+        "request (TASKEVAL_SPACE_MEMORY_MB)"
+    )
 
 
 _pool: Pool | None = None

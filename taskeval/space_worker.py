@@ -14,9 +14,11 @@ imports neither gradio nor anything of the page.
 from __future__ import annotations
 
 import functools
+import math
 import os
 import re
 import sys
+import tempfile
 import zlib
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -29,12 +31,24 @@ from .mistakes import with_sentence
 MIB = 1 << 20
 
 
-def _env_number(name: str, default: float) -> float:
-    try:
-        value = float(os.environ[name])
-    except (KeyError, ValueError):
+def _env_number(name: str, default: float, zero: bool = False) -> float:
+    """The positive number in the environment variable ``name``; ``default`` if it is unset or
+    empty. Anything else (0, a negative number, not a number) stops the Space, naming it: 0 is
+    neither "no limit" nor a limit of nothing, and a mistyped limit is never replaced unseen.
+    ``zero``: 0 is a setting too (no worker processes)."""
+    raw = os.environ.get(name, "")
+    if not raw.strip():
         return default
-    return value if value > 0 else default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not (0 <= value if zero else 0 < value) or not value < math.inf:
+        expected = "0 or a positive number" if zero else "a positive number"
+        raise ValueError(
+            f"{name}={raw!r}: expected {expected} (unset it for the default, {default:,.0f})"
+        )
+    return value
 
 
 class Limits:
@@ -48,9 +62,17 @@ class Limits:
         self.line_bytes = int(_env_number("TASKEVAL_MAX_LINE_BYTES", 64 * MIB))
         self.timeout = _env_number("TASKEVAL_SPACE_TIMEOUT", 300)
         self.memory_bytes = int(_env_number("TASKEVAL_SPACE_MEMORY_MB", 3072) * MIB)
-        self.workers = int(_env_number("TASKEVAL_SPACE_WORKERS", 2))
+        # 0: no worker processes, each computation in the server (for debugging).
+        self.workers = int(_env_number("TASKEVAL_SPACE_WORKERS", 2, zero=True))
+        # Inputs larger than this share all worker processes but one (``space_pool``).
+        self.large_bytes = int(_env_number("TASKEVAL_SPACE_LARGE_MB", 4) * MIB)
         self.tasks_per_worker = int(_env_number("TASKEVAL_SPACE_TASKS_PER_WORKER", 200))
         self.upload_ttl = _env_number("TASKEVAL_SPACE_UPLOAD_TTL", 900)
+        self.breakdown_rows = int(_env_number("TASKEVAL_SPACE_MAX_BREAKDOWN_ROWS", 2000))
+        # Sessions whose page state (the components a request updated) the server keeps.
+        self.sessions = int(_env_number("TASKEVAL_SPACE_SESSIONS", 256))
+        self.queue_per_client = int(_env_number("TASKEVAL_SPACE_QUEUE_PER_CLIENT", 4))
+        self.uploads_bytes = int(_env_number("TASKEVAL_SPACE_MAX_UPLOADS_MB", 4096) * MIB)
         self.message_chars = int(_env_number("TASKEVAL_SPACE_MAX_MESSAGE_CHARS", 1000))
 
     def note(self) -> str:
@@ -63,7 +85,10 @@ class Limits:
             f"up to {self.line_bytes / MIB:,.0f} MiB (`TASKEVAL_MAX_LINE_BYTES`), pasted rows up "
             f"to {self.paste_chars / MIB:,.0f} Mi characters (`TASKEVAL_SPACE_MAX_PASTE_MB`); "
             f"each computation up to {self.timeout:,.0f} s (`TASKEVAL_SPACE_TIMEOUT`) and "
-            f"{self.memory_bytes / MIB:,.0f} MiB of memory (`TASKEVAL_SPACE_MEMORY_MB`). "
+            f"{self.memory_bytes / MIB:,.0f} MiB of memory (`TASKEVAL_SPACE_MEMORY_MB`); up to "
+            f"{self.queue_per_client:,} requests of one client at once "
+            f"(`TASKEVAL_SPACE_QUEUE_PER_CLIENT`); uploads are removed {self.upload_ttl:,.0f} s "
+            "after their last use (`TASKEVAL_SPACE_UPLOAD_TTL`). "
             "Larger files: `taskeval score` on your machine."
         )
 
@@ -168,7 +193,20 @@ def user_message(
         message = message.replace(folder, f"the uploaded {side} files")
     for path in sorted(uploads, key=len, reverse=True):  # a path before any path it starts
         message = message.replace(path, os.path.basename(path))
+    message = _server_paths().sub(lambda m: os.path.basename(m.group()), message)
     return with_sentence(shorten(_PARSER_POSITION.sub("", message), limit), hint)
+
+
+def _server_paths() -> re.Pattern[str]:
+    """Any path under gradio's upload folder or the temporary folder (as given and resolved):
+    what the uploads above did not name (another form of an upload's path, a library's own
+    copy) is still shown as its last part only, never as the server's path."""
+    temporary = tempfile.gettempdir()
+    uploads = os.environ.get("GRADIO_TEMP_DIR") or os.path.join(temporary, "gradio")
+    roots = {os.path.abspath(r) for r in (uploads, temporary)}
+    roots |= {os.path.realpath(r) for r in roots}
+    alternatives = "|".join(re.escape(r.rstrip(os.sep)) for r in sorted(roots, key=len)[::-1])
+    return re.compile(f"(?:{alternatives}){re.escape(os.sep)}[^\\s'\",;:()\\[\\]]*")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -62,6 +62,13 @@ def left(folder: Path) -> list[Path]:
     return [p for p in folder.rglob("*") if p.is_file()]
 
 
+def swept(folder: Path) -> list[Path]:
+    """What is left of the uploads once past their time unused: nothing (no request holds an
+    upload once answered)."""
+    space._uploads.sweep(-1)
+    return left(folder)
+
+
 def shown(outputs: tuple) -> tuple[str, str, dict]:
     """The panel's answer: summary, problems, report; asserts no error was shown."""
     error, summary, problems, report_box, report = outputs
@@ -258,7 +265,7 @@ def test_each_problem_at_its_place_as_the_user_named_the_files(name, uploads, in
     assert str(uploads.folder) not in json.dumps(report) + summary + problems
     assert "taskeval-" not in json.dumps(report) + summary + problems
     # Checked, the uploads are gone.
-    assert left(uploads.folder) == []
+    assert swept(uploads.folder) == []
 
 
 @pytest.mark.parametrize("name", SPACES)
@@ -319,11 +326,12 @@ def test_the_pages_limits_hold(uploads, in_process, monkeypatch):
     bomb = uploads("tydiqa-test.jsonl.gz", gzip.compress(test.encode(), mtime=0))
     message = refused(check_submission(spec, None, [bomb], None))
     assert message == "predictions: no file was uploaded"
-    assert left(uploads.folder) == []
+    assert swept(uploads.folder) == []
     # Checked again, a removed upload: said so.
     message = refused(check_submission(spec, big, None, None))
     assert message == (
-        "big.jsonl: no longer on the server (uploads are removed once used): upload it again"
+        "big.jsonl: no longer on the server (uploads are removed 900 s after their last use): "
+        "upload it again"
     )
 
 
@@ -346,7 +354,7 @@ def test_the_check_runs_in_the_spaces_worker_processes(uploads, monkeypatch):
     predictions, inputs, references = _fever(uploads)
     summary, *_ = shown(check_submission(spec, predictions, inputs, references))
     assert summary == CRAFTED["fever_score"][1]
-    assert left(uploads.folder) == []
+    assert swept(uploads.folder) == []
     workers = pool("fever_score")
     monkeypatch.setattr(workers.limits, "timeout", 0.5)
     # Every worker paused: none can reply, however the machine schedules this process (the
@@ -365,7 +373,7 @@ def test_the_check_runs_in_the_spaces_worker_processes(uploads, monkeypatch):
         "the computation took longer than 0.5 s, the most this Space gives one request "
         "(TASKEVAL_SPACE_TIMEOUT)"
     )
-    assert left(uploads.folder) == []
+    assert swept(uploads.folder) == []
 
 
 # The exported Space, with taskeval out of reach: its panel checks the example with what the
@@ -404,7 +412,7 @@ def test_an_exported_space_checks_with_what_it_bundles(tmp_path):
 
 
 def test_compute_pressed_again_after_its_uploads_were_removed(uploads, in_process):
-    """The page keeps showing an upload the server removed after the request's last step; a
+    """The page keeps showing an upload the server removed after its time unused; a
     second Compute names it and asks for it again (planted: the existence check left out, which
     showed the reader's 'no such file' with the server's path cleaned away)."""
     from test_spaces import default_controls
@@ -417,11 +425,13 @@ def test_compute_pressed_again_after_its_uploads_were_removed(uploads, in_proces
     values = ("", "", mine, references, *controls)
     error, *_ = space.compute(spec, "files", *values)
     assert error["visible"] is False
-    space.add_intervals(spec, "files", *values, False, None)  # the last step: removed
+    space.add_intervals(spec, "files", *values, False, None)
+    space._uploads.sweep(-1)  # unused for longer than their time: removed
     assert left(uploads.folder) == []
     error, *_ = space.compute(spec, "files", *values)
     assert error["value"] == (
-        "mine.jsonl: no longer on the server (uploads are removed once used): upload it again"
+        "mine.jsonl: no longer on the server (uploads are removed 900 s after their last use): "
+        "upload it again"
     )
     assert Path(references).exists()  # the example files are never removed
 

@@ -6,6 +6,7 @@ Spaces"); each test names the defect it guards against."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -172,15 +173,14 @@ def _upload(folder, name: str, text: str) -> str:
     return str(target)
 
 
-def test_uploads_are_removed_after_the_pages_last_step_once_no_request_holds_them(
-    tmp_path, monkeypatch
-):
-    """Planted: the uploads removed after Compute (the intervals step then finds no file),
-    never removed, removed while a second request still holds them, their folder left, and the
-    example files gradio serves removed with them."""
+def test_two_users_of_one_file_each_keep_it_until_their_last_step(tmp_path, monkeypatch):
+    """gradio stores the same upload (name and content) of two users at one path. Planted: the
+    upload removed at the end of one user's last step (the other's Compute, after it, found
+    "no longer on the server"), removed while the other's step still runs, and the example
+    files gradio serves removed with the uploads."""
     from test_spaces import default_controls
 
-    from taskeval.space import add_intervals, build, compute
+    from taskeval.space import _uploads, add_intervals, build, compute
 
     uploads = tmp_path / "uploads"
     monkeypatch.setenv("GRADIO_TEMP_DIR", str(uploads))
@@ -195,23 +195,24 @@ def test_uploads_are_removed_after_the_pages_last_step_once_no_request_holds_the
         return sorted(str(p.relative_to(uploads)) for p in uploads.rglob("*"))
 
     start = files_left()
-    first = compute(spec, *values)
+    first = compute(spec, *values)  # A
     assert first[0]["visible"] is False, first[0]["value"]
-    second = compute(spec, *values)  # a second request of the same files
-    assert files_left() == start  # both held for their intervals step
-    add_intervals(spec, *values, False, first[2]["value"])
-    assert files_left() == start  # the second request still holds them
-    add_intervals(spec, *values, False, second[2]["value"])
-    assert files_left() == []  # the files and their folders
+    add_intervals(spec, *values, False, first[2]["value"])  # A's last step
+    assert files_left() == start
+    second = compute(spec, *values)  # B, who uploaded the same file before A's last step
+    assert second[0]["visible"] is False, second[0]["value"]
+    with _uploads.using([pred, ref]):  # B's next step runs: never swept meanwhile
+        _uploads.sweep(-1)
+        assert files_left() == start
+    _uploads.sweep(3600)  # used a moment ago: kept
+    assert files_left() == start
+    _uploads.sweep(-1)  # unused since: removed, and their folders
+    assert files_left() == []
     # The example files the page serves (gradio's copies in the upload folder) stay.
     demo = build(spec)
     served = files_left()
     assert {Path(p).name for p in served if "." in p} == {"actual.jsonl", "predictions.jsonl"}
-    example = [str(uploads / p) for p in served if p.endswith(".jsonl")]
-    example.sort(key=lambda p: not p.endswith("predictions.jsonl"))
-    shown = ("files", "", "", *example, *controls)
-    table = compute(spec, *shown)[2]["value"]
-    add_intervals(spec, *shown, False, table)
+    _uploads.sweep(-1)
     assert files_left() == served
     demo.close()
 
@@ -360,6 +361,31 @@ def test_the_interval_column_is_the_bootstrap_of_each_headline_score_to_four_pla
     assert add_intervals(spec, *broken, True, table) == {"__type__": "update"}
 
 
+def test_a_long_breakdown_is_cut_to_its_limit_and_says_so(monkeypatch):
+    """The page gets at most ``TASKEVAL_SPACE_MAX_BREAKDOWN_ROWS`` rows of the breakdown (a
+    490,000-claim answer was 54 MB of JSON, held by the server for each request), and its label
+    says how many were left out and where to get them all. Planted: every row sent, the label
+    left as it was, one row off at the limit."""
+    from taskeval import space
+
+    spec = app_module("fever_score").SPEC
+    rows = spec.example_rows
+    values = ("json", json.dumps(rows["predictions"]), json.dumps(rows["references"]), None, None)
+    count = len(rows["predictions"])
+    monkeypatch.setattr(space._LIMITS, "breakdown_rows", 3)
+    breakdown = space.compute(spec, *values, 5, False)[4]
+    assert len(breakdown["value"]) == 3
+    assert breakdown["label"] == (
+        f"per-item breakdown: the first 3 of {count:,} items "
+        "(TASKEVAL_SPACE_MAX_BREAKDOWN_ROWS; all of them: the metric's "
+        "`compute(..., details=True)`)"
+    )
+    monkeypatch.setattr(space._LIMITS, "breakdown_rows", count)
+    breakdown = space.compute(spec, *values, 5, False)[4]
+    assert len(breakdown["value"]) == count
+    assert breakdown["label"] == "per-item breakdown"
+
+
 def test_breakdown_headers_read_as_words_and_columns_fit_their_longest_word():
     """Planted: headers left with underscores, a column as wide as its whole text (or as its
     header), widths off the 8.5 px a character and 30 px a cell."""
@@ -385,40 +411,47 @@ def test_breakdown_headers_read_as_words_and_columns_fit_their_longest_word():
     assert column_widths(table) == ["140px", "200px", "47px", "251px"]
 
 
-def test_uploads_no_last_step_came_for_are_swept_after_their_time(tmp_path, monkeypatch):
-    """Planted: the sweep removing uploads used within their time (or never removing them),
-    leaving their folders, and removing the empty files gradio's upload route leaves beside
-    the uploads while they may still be being written (younger than ten seconds) or files
-    that are not empty."""
+def test_uploads_no_request_used_are_swept_after_their_time_and_within_their_total(
+    tmp_path, monkeypatch
+):
+    """Planted: uploads no request used never removed (a client could fill the disk), the
+    sweep removing uploads within their time, going past the total or removing the newest
+    first, leaving their folders, and removing the empty files gradio's upload route leaves
+    beside the uploads while they may still be being written (younger than ten seconds) or
+    files that are not empty."""
     import os
     import time
 
-    from test_spaces import default_controls
-
-    from taskeval.space import _uploads, compute
+    from taskeval.space import _uploads
 
     uploads = tmp_path / "uploads"
     monkeypatch.setenv("GRADIO_TEMP_DIR", str(uploads))
-    spec = app_module("fever_score").SPEC
-    files = spec.example_files
-    pred = _upload(uploads, "mine.jsonl", files["predictions"][0].read_text(encoding="utf-8"))
-    ref = _upload(uploads, "gold.jsonl", files["references"][0].read_text(encoding="utf-8"))
-    error = compute(spec, "files", "", "", pred, ref, *default_controls(spec))[0]
-    assert error["visible"] is False, error["value"]
-    old = time.time() - 11
+    now = time.time()
+    ages = {"a.jsonl": 100, "b.jsonl": 50, "c.jsonl": 10, "d.jsonl": 0}
+    for name, age in ages.items():
+        path = _upload(uploads, name, name * 100)  # 700 bytes each
+        os.utime(path, (now - age, now - age))
+    old = now - 11
     for name, text, when in (("tmpold", "", old), ("tmpnew", "", None), ("tmpfull", "x", old)):
         (uploads / name).write_text(text)
         if when:
             os.utime(uploads / name, (when, when))
     (uploads / "old-but-not-tmp").write_text("")
     os.utime(uploads / "old-but-not-tmp", (old, old))
-    _uploads.sweep(3600)  # used a moment ago: kept; empty files wait a minute then
-    left = sorted(p.name for p in uploads.iterdir())
-    assert left == sorted([Path(pred).parent.name, Path(ref).parent.name, "old-but-not-tmp",
-                           "tmpfull", "tmpnew", "tmpold"])  # fmt: skip
-    time.sleep(0.01)
+
+    def left() -> list[str]:
+        return sorted(p.name for p in uploads.rglob("*") if p.is_file())
+
+    _uploads.sweep(3600)  # within their time; empty files wait a minute then
+    assert left() == sorted([*ages, "old-but-not-tmp", "tmpfull", "tmpnew", "tmpold"])
+    _uploads.sweep(60)  # a.jsonl was uploaded 100 s ago
+    assert left() == ["b.jsonl", "c.jsonl", "d.jsonl", "old-but-not-tmp", "tmpfull", "tmpnew",
+                      "tmpold"]  # fmt: skip
+    assert len(list(uploads.iterdir())) == 3 + 4  # a.jsonl's folder went with it
+    _uploads.sweep(3600, total=1400)  # at most two: the oldest goes
+    assert left() == ["c.jsonl", "d.jsonl", "old-but-not-tmp", "tmpfull", "tmpnew", "tmpold"]
     _uploads.sweep(0)  # empty files wait ten seconds then
-    assert sorted(p.name for p in uploads.iterdir()) == ["old-but-not-tmp", "tmpfull", "tmpnew"]
+    assert left() == ["old-but-not-tmp", "tmpfull", "tmpnew"]
 
 
 # --- what a request may hold: the limits' messages ---------------------------------------------
@@ -447,8 +480,7 @@ def _task(source: str, predictions, references, names=None, metric="fever_score"
 
 
 def test_the_limits_are_stated_as_the_page_shows_them(monkeypatch):
-    """Planted: a limit read from another variable, one not stated in MiB, a negative or
-    unreadable value taken instead of the default."""
+    """Planted: a limit read from another variable, one not stated in MiB."""
     limits = _limits(
         monkeypatch,
         SPACE_MAX_UPLOAD_MB=2,
@@ -456,8 +488,6 @@ def test_the_limits_are_stated_as_the_page_shows_them(monkeypatch):
         SPACE_MAX_ROWS=1500,
         SPACE_MAX_PASTE_MB=0.5,
         MAX_LINE_BYTES=2 * 1024 * 1024,
-        SPACE_TIMEOUT=-1,
-        SPACE_MEMORY_MB="lots",
     )
     assert limits.note() == (
         "Limits of this Space: an uploaded file up to 2 MiB (`TASKEVAL_SPACE_MAX_UPLOAD_MB`), a "
@@ -465,10 +495,55 @@ def test_the_limits_are_stated_as_the_page_shows_them(monkeypatch):
         "rows per file (`TASKEVAL_SPACE_MAX_ROWS`), JSON lines up to 2 MiB "
         "(`TASKEVAL_MAX_LINE_BYTES`), pasted rows up to 0 Mi characters "
         "(`TASKEVAL_SPACE_MAX_PASTE_MB`); each computation up to 300 s "
-        "(`TASKEVAL_SPACE_TIMEOUT`) and 3,072 MiB of memory (`TASKEVAL_SPACE_MEMORY_MB`). Larger "
-        "files: `taskeval score` on your machine."
+        "(`TASKEVAL_SPACE_TIMEOUT`) and 3,072 MiB of memory (`TASKEVAL_SPACE_MEMORY_MB`); up to "
+        "4 requests of one client at once (`TASKEVAL_SPACE_QUEUE_PER_CLIENT`); uploads are "
+        "removed 900 s after their last use (`TASKEVAL_SPACE_UPLOAD_TTL`). Larger files: "
+        "`taskeval score` on your machine."
     )
     assert (limits.upload_bytes, limits.rows, limits.paste_chars) == (2 << 20, 1500, 1 << 19)
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "lots", "nan", "inf"])
+def test_a_limit_of_zero_or_less_or_unreadable_stops_the_space_naming_it(monkeypatch, value):
+    """A Space limit is a positive number: 0 is neither "no limit" nor a limit of nothing, and
+    is refused, as are negative and unreadable values, naming the variable and the default.
+    Planted: 0 taken literally (every upload refused), or any of them silently replaced by the
+    default. An empty value is no value: the default. The one setting 0 means something for:
+    the worker processes (none: each computation in the server)."""
+    for name in ("SPACE_MAX_ROWS", "SPACE_WORKERS", "SPACE_UPLOAD_TTL", "MAX_LINE_BYTES"):
+        monkeypatch.setenv(f"TASKEVAL_{name}", value)
+        if name == "SPACE_WORKERS" and value == "0":  # no worker processes: for debugging
+            assert _limits(monkeypatch).workers == 0
+            continue
+        with pytest.raises(ValueError) as refused:
+            _limits(monkeypatch)
+        assert str(refused.value).startswith(f"TASKEVAL_{name}={value!r}: expected ")
+        assert "positive number (unset it for the default, " in str(refused.value)
+        monkeypatch.delenv(f"TASKEVAL_{name}")
+    monkeypatch.setenv("TASKEVAL_SPACE_MAX_ROWS", "0")
+    with pytest.raises(ValueError, match=r"^TASKEVAL_SPACE_MAX_ROWS='0': expected a positive "
+                       r"number \(unset it for the default, 500,000\)$"):  # fmt: skip
+        _limits(monkeypatch)
+    assert _limits(monkeypatch, SPACE_MAX_ROWS="").rows == 500_000
+
+
+def test_an_error_never_shows_a_server_path_only_the_users_file_names(tmp_path, monkeypatch):
+    """Planted: a path of the request's uploads left whole when it starts another listed path
+    (the longer one replaced first), and a server path the request did not list (an upload's
+    resolved form, a library's copy in the temporary folder) shown as it is."""
+    import tempfile
+
+    from taskeval.space_worker import user_message
+
+    uploads = tmp_path / "uploads"
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(uploads))
+    side = str(uploads / "3f2a" / "gold")  # a folder side's upload, and a file in it
+    member = os.path.join(side, "gold.jsonl")
+    error = ValueError(f"{side}: bad; {member}, line 2: bad")
+    assert user_message(error, [side, member]) == "gold: bad; gold.jsonl, line 2: bad"
+    elsewhere = os.path.join(tempfile.gettempdir(), "lib-copy-81x", "gold.jsonl")
+    error = ValueError(f"{uploads}/9c1d/mine.jsonl, line 3 ('x'); read from {elsewhere}: bad")
+    assert user_message(error, []) == "mine.jsonl, line 3 ('x'); read from gold.jsonl: bad"
 
 
 def test_what_passes_the_limits_is_refused_word_for_word(tmp_path, monkeypatch):

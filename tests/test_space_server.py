@@ -31,7 +31,11 @@ TYDI = REPO / "spaces" / "tydiqa" / "examples"
 # Limits small enough to reach in a test, large enough for the examples.
 LIMITS = {
     "TASKEVAL_SPACE_MAX_INFLATED_MB": "16",
-    "TASKEVAL_SPACE_UPLOAD_TTL": "1",
+    "TASKEVAL_SPACE_MAX_UPLOAD_MB": "12",
+    "TASKEVAL_SPACE_QUEUE_PER_CLIENT": "3",
+    # Every upload, used or not, goes this long after its last use: enough for a loaded
+    # machine between an upload and its Compute.
+    "TASKEVAL_SPACE_UPLOAD_TTL": "3",
     "TASKEVAL_SPACE_MAX_MESSAGE_CHARS": "1000",
     "TASKEVAL_SPACE_WORKERS": "2",
     # Room for the examples with their intervals, far less than a hostile paste needs.
@@ -144,6 +148,82 @@ def _files(uploads: Path) -> list[str]:
         for folder, _, names in os.walk(uploads)
         for name in names
     )
+
+
+def test_an_upload_over_the_limit_is_refused_naming_the_limit_and_its_variable(spaces, tmp_path):
+    """Planted: gradio's own refusal passed on ("File size exceeded maximum allowed size of
+    12582912 bytes."), which names neither the limit as the page states it nor its variable."""
+    import httpx
+
+    server, _ = spaces["fever_score"]
+    big = tmp_path / "predictions.jsonl"
+    big.write_bytes(b"{}\n" * ((13 << 20) // 3))
+    before = set(_files(server.uploads))
+    with big.open("rb") as f:
+        answer = httpx.post(server.url + "gradio_api/upload", files={"files": f}, timeout=120)
+    assert answer.status_code == 413
+    assert answer.text == (
+        "an uploaded file is larger than the 12 MiB this Space takes "
+        "(TASKEVAL_SPACE_MAX_UPLOAD_MB): score it with `taskeval score` on your machine"
+    )
+    assert set(_files(server.uploads)) <= before  # nothing of it kept
+
+
+def test_a_busy_port_stops_the_space_saying_so(tmp_path):
+    """gradio moves to the next free port when the one GRADIO_SERVER_PORT names is busy, without
+    a word; the Space stops and says why. Planted: the port left to gradio (the Space then
+    served elsewhere, and this test waited for an exit that never came)."""
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        env = {**os.environ, **LIMITS, "GRADIO_SERVER_PORT": str(port),
+               "GRADIO_TEMP_DIR": str(tmp_path), "GRADIO_ANALYTICS_ENABLED": "False"}  # fmt: skip
+        try:
+            done = subprocess.run(
+                [sys.executable, str(REPO / "spaces" / "fever_score" / "app.py")],
+                env=env, capture_output=True, text=True, timeout=120,
+            )  # fmt: skip
+        except subprocess.TimeoutExpired:
+            raise AssertionError("the Space did not stop") from None
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines()[-1] == (
+        f"taskeval Space: port {port} (GRADIO_SERVER_PORT) is in use on 127.0.0.1: stop what "
+        "serves there, or choose another port"
+    ), done.stderr
+
+
+def test_one_client_flooding_the_queue_is_refused_past_its_share_and_others_are_served(spaces):
+    """Planted: no bound per client (its requests fill gradio's queue, and everyone else gets
+    "Queue is full"), a bound shared by all clients. The workers are paused, so that every
+    request stays queued until the test lets them go."""
+    import signal
+
+    server, _ = spaces["fever_score"]
+    predictions, references = _fever_example()
+    flooding, other = _client(server.url), _client(server.url)
+    paused = server.workers()
+    for pid in paused:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        flood = [_fever(flooding, predictions, references) for _ in range(5)]
+        deadline = time.monotonic() + 60  # against a hang only: two are refused at once
+        while sum(job.done() for job in flood) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        refused = [job.exception() for job in flood if job.done()]
+        queued = [job for job in flood if not job.done()]
+        served = _fever(other, predictions, references)
+    finally:
+        for pid in paused:
+            os.kill(pid, signal.SIGCONT)
+    assert len(queued) == 3, refused
+    assert [e.response.json()["detail"] for e in refused] == [
+        "this client has 3 requests queued or running, the most this Space takes from one "
+        "client at once (TASKEVAL_SPACE_QUEUE_PER_CLIENT): wait for their answers"
+    ] * 2
+    for job in [served, *queued]:
+        error, _, scores, *_ = job.result(timeout=120)
+        assert not error["visible"] and ["strict_score", "0.26"] in scores["value"]["data"]
 
 
 def test_a_long_value_is_answered_with_a_cut_message_while_another_user_is_served(spaces):
@@ -459,3 +539,28 @@ def test_a_computation_over_its_time_is_stopped_and_its_worker_replaced():
         assert first not in pool._all
     finally:
         pool.close()
+
+
+def test_the_server_keeps_the_pages_of_a_bounded_number_of_sessions(monkeypatch):
+    """gradio keeps, per session, a copy of every component a request updated (the scores, a
+    breakdown of thousands of rows), for the last 10,000 sessions unless told otherwise: the
+    server grew with every new client. Planted: gradio's default kept."""
+    from test_spaces import app_module
+
+    from taskeval import space
+
+    monkeypatch.setattr(space._LIMITS, "workers", 0)  # computed in this process
+    monkeypatch.setattr(space._LIMITS, "sessions", 2)
+    spec = app_module("fever_score").SPEC
+    port = _free_port()
+    monkeypatch.setenv("GRADIO_SERVER_PORT", str(port))
+    demo = space.launch(spec, prevent_thread_lock=True, quiet=True)
+    try:
+        predictions, references = _fever_example()
+        for _ in range(4):  # four clients, one after the other
+            client = _client(f"http://127.0.0.1:{port}/")
+            error, *_ = _fever(client, predictions[:5], references[:5]).result(timeout=120)
+            assert not error["visible"], error
+        assert len(demo.state_holder.session_data) == 2
+    finally:
+        demo.close()
