@@ -138,12 +138,12 @@ CASES = [
         "tydiqa_goldp",
         TYDI_GOLD,
         GOLDP_PREDS,
-        "{R}: the gold file is not UTF-8 (invalid start byte at byte 1). The references file "
-        "looks like TyDi QA primary task gold references (it has 'annotations'), not a TyDi QA "
-        "GoldP file.",
-        "{r}: the gold file is not UTF-8 (invalid start byte at byte 1). The references file "
-        "looks like TyDi QA primary task gold references (it has 'annotations'), not a TyDi QA "
-        "GoldP file.",
+        "{R}, line 1: a gzip file, not JSON text: decompress it first (gunzip). The "
+        "references file looks like TyDi QA primary task gold references (it has 'annotations'), "
+        "not a TyDi QA GoldP file.",
+        "{r}, line 1: a gzip file, not JSON text: decompress it first (gunzip). The "
+        "references file looks like TyDi QA primary task gold references (it has 'annotations'), "
+        "not a TyDi QA GoldP file.",
     ),
     (
         "tydiqa_goldp",
