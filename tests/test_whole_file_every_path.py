@@ -9,11 +9,12 @@ import json
 from pathlib import Path
 
 import pytest
-from harness import run_cli
 
 import taskeval
 from taskeval._metrics._shared import jsonl
 from taskeval.export import spaces_root
+
+from harness import run_cli
 
 FEVER_ROWS = [{"id": i, "predicted_label": "REFUTES", "predicted_evidence": []} for i in (1, 2)]
 FEVER_GOLD = [
@@ -74,3 +75,18 @@ def test_goldp_file_wrong_as_a_whole(tmp_path, kind):
     sentence = sentence.replace("JSON Lines text", "JSON text")  # GoldP's files are JSON
     expected = f"{predictions}, line 1: {sentence}"
     assert _every_path("tydiqa_goldp", GOLDP / "gold.json", predictions) == (expected,) * 3
+
+
+@pytest.mark.parametrize("metric", ["fever_score", "tydiqa_goldp"])
+def test_the_space_names_a_utf16_upload_as_score_does(tmp_path, metric):
+    """The Space's Compute reads an upload with the same reader: UTF-16 is not "binary data"."""
+    from test_spaces import _gradio_upload, app_module, default_controls
+
+    from taskeval.space import compute
+
+    spec = app_module(metric).SPEC
+    gold = str(spec.example_files["references"][0])
+    upload = Path(_gradio_upload(tmp_path, "mine.json", ""))
+    upload.write_bytes(Path(spec.example_files["predictions"][0]).read_bytes().decode().encode("utf-16"))  # fmt: skip
+    error, *_ = compute(spec, "files", "", "", str(upload), gold, *default_controls(spec))
+    assert error["value"] == f"mine.json, line 1: {jsonl.UTF16}"

@@ -15,8 +15,9 @@ read by the very C scanner ``json.loads`` runs, with ``json.loads``'s settings; 
 and the lines of a Python without that scanner, go to ``json.loads`` itself, for its value or
 its error.
 
-Linked into the metric folders whose official files are JSONL; only their ``inputs`` modules
-(the package's readers) use it, never the metric scripts.
+Linked into the metric folders whose official files are JSONL (and TyDiQA-GoldP's, whose JSON
+reader names a file that is not text, ``not_text``, in the same words); only their ``inputs``
+and ``check`` modules use it, never the metric scripts.
 """
 
 from __future__ import annotations
