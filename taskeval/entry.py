@@ -171,11 +171,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     call = plain_score_call(args)
     if call is not None:
         status = _fast("score", call[0], lambda: _as_printed(_scored(*call)))
-        if status is not None:
+        if status == 0:  # printed: what the numbers follow, beside them
             from .api import metric_names
 
             metrics = metric_names(call[0])
             say_notes(metrics, score_notes(metrics, {}))
+        if status is not None:
             return status
     check_call = plain_check_call(args)
     if check_call is not None:
