@@ -442,7 +442,7 @@ class Collector:
     def _one_array(self, path: _PathLike, rows: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
         """``rows``, or none for a file that is one JSON array (as the scorer's reader says)."""
         if len(rows) == 1 and type(rows[0][1]) is list and str(path) not in self.whole_file:
-            self.not_json_lines(path, self.reader._file_mistake(b"["))
+            self.not_json_lines(path, self.reader.ONE_ARRAY)
             return []
         return rows
 
@@ -480,7 +480,7 @@ class Collector:
                 try:
                     value = _loads(data, exact) if loads is None else loads(data)
                 except ValueError as e:  # UnicodeDecodeError too
-                    mistake = self.reader._file_mistake(data) if number == 1 else None
+                    mistake = self.reader.file_mistake(data) if number == 1 else None
                     if mistake is not None:  # the file is not JSON Lines: said once
                         self.not_json_lines(path, mistake)
                         return
@@ -597,12 +597,10 @@ def _gzip_chunks(path: Path) -> Iterator[bytes]:
 
 def _not_text(path: _PathLike, gzipped: bool, reader: Any) -> str | None:
     """The sentence naming a file that is not UTF-8 text as a whole (UTF-16, gzip not read as
-    gzip, a byte order mark; ``taskeval.mistakes.not_text``), or None."""
-    from .mistakes import not_text
-
+    gzip, a byte order mark), in the scorer's reader's words (its ``not_text``), or None."""
     with open(path, "rb") as f:
         head = f.read(4)
-    return not_text(head, reader._file_mistake, gzipped=gzipped)
+    return reader.not_text(head, gzipped=gzipped)
 
 
 def _refused_line(path: _PathLike, error: ValueError) -> tuple[int | None, str]:

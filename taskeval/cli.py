@@ -25,6 +25,7 @@ from typing import Any, NamedTuple, NoReturn
 from . import __version__
 from .contract import MetricContract, OutputFormat, ResultFilter
 from .defaults import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, METHODS
+from .entry import say_notes, score_notes
 from .messages import one_line, shorten
 from .pipes import silence_stdout
 from .registry import contract, list_metrics
@@ -261,7 +262,12 @@ def _score_run(args: argparse.Namespace, metrics: list[str]) -> int:
             [args.predictions],
             options,
         )
-        _print(format_result(result) if args.table else json.dumps(result))
+        notes = score_notes(metrics, options)
+        if args.table:
+            _print("\n".join([*notes, format_result(result)]))
+        else:
+            _print(json.dumps(result))
+            say_notes(metrics, notes)
         return 0
     from .api import score_files
 
@@ -278,12 +284,15 @@ def _score_run(args: argparse.Namespace, metrics: list[str]) -> int:
         if isinstance(extra, ResultFilter) and getattr(args, extra.name, False):
             result = extra.apply(result)
     chosen = [e for e in extras if isinstance(e, OutputFormat) and getattr(args, e.name, False)]
+    notes = score_notes(metrics, options)
     if chosen:
         _print(chosen[0].write(result, args.predictions))
     elif args.table:
-        _print(_score_table(result))
+        _print("\n".join([*notes, _score_table(result)]))
+        return 0
     else:
         _print(json.dumps(result))
+    say_notes(metrics, notes)  # the output is the result alone: said beside it
     return 0
 
 

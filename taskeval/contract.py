@@ -153,10 +153,12 @@ class Option(_Record):
 
     ``parse`` turns the command-line text into the value (raising ``ValueError`` or
     ``TypeError`` on bad text; the command line then says it expected ``metavar``). ``default``
-    is what ``compute()`` uses when the option is not given.
+    is what ``compute()`` uses when the option is not given. ``note(value)``, for an option
+    that changes what the numbers mean (their scale, what they average): the line saying so,
+    printed and shown beside the scores (``MetricContract.notes``).
     """
 
-    __slots__ = ("default", "help", "metavar", "name", "parse")
+    __slots__ = ("default", "help", "metavar", "name", "note", "parse")
 
     def __init__(
         self,
@@ -166,6 +168,7 @@ class Option(_Record):
         metavar: str,
         help: str,
         default: Any = None,
+        note: Callable[[Any], str] | None = None,
     ) -> None:
         self.name, self.parse, self.metavar, self.help, self.default = (
             name,
@@ -174,6 +177,7 @@ class Option(_Record):
             help,
             default,
         )
+        self.note = note
 
     @property
     def flag(self) -> str:
@@ -568,6 +572,15 @@ class MetricContract(_Record):
         its config's name."""
         names = [option.name for option in self.options]
         return names + ([self.config.name] if self.config is not None else [])
+
+    def notes(self, options: Mapping[str, Any]) -> list[str]:
+        """What the numbers scored with ``options`` (an option not given: its default) follow,
+        one line per option that says (``Option.note``); none for most metrics."""
+        return [
+            option.note(options.get(option.name, option.default))
+            for option in self.options
+            if option.note is not None
+        ]
 
     def resamples_in_processes(self) -> bool:
         """Whether its resamples are scored one by one (``StratifiedStatistics``), which

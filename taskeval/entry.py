@@ -14,7 +14,8 @@ import sys
 
 TYPE_CHECKING = False  # typing costs this process milliseconds at start
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Mapping, Sequence
+    from typing import Any
 
 _FILE_OPTIONS = ("--predictions", "--references")
 _CHECK_OPTIONS = ("--predictions", "--inputs", "--references", "--json")
@@ -46,6 +47,19 @@ def _scored(metrics: str, predictions: str, references: str) -> str | None:
     except Exception:  # reported by the command-line interface, which scores the call again
         return None
     return None if caught else json_line(result)
+
+
+def score_notes(metrics: Sequence[str], options: Mapping[str, Any]) -> list[str]:
+    """What the scores follow, where a metric's option says (``MetricContract.notes``)."""
+    from .registry import contract
+
+    return [note for metric in metrics for note in contract(metric).notes(options)]
+
+
+def say_notes(metrics: Sequence[str], notes: Sequence[str]) -> None:
+    """``notes`` on stderr, beside an output that is the scores alone (JSON, a format)."""
+    for note in notes:
+        sys.stderr.write(f"taskeval score {','.join(metrics)}: note: {note}\n")
 
 
 def _written_as_is(key: object, value: object) -> bool:
@@ -157,6 +171,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     call = plain_score_call(args)
     if call is not None:
         status = _fast("score", call[0], lambda: _as_printed(_scored(*call)))
+        if status == 0:  # printed: what the numbers follow, beside them
+            from .api import metric_names
+
+            metrics = metric_names(call[0])
+            say_notes(metrics, score_notes(metrics, {}))
         if status is not None:
             return status
     check_call = plain_check_call(args)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import stat
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 TYPE_CHECKING = False  # typing costs the command line milliseconds at start
 if TYPE_CHECKING:
@@ -27,11 +27,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PREFIX_BYTES",
-    "UTF16",
     "Sample",
     "add_hint",
     "hint",
-    "not_text",
     "sample",
     "with_sentence",
 ]
@@ -370,36 +368,3 @@ def with_sentence(message: str, sentence: str | None) -> str:
     if not sentence or sentence in message:
         return message
     return f"{message}{'' if message.rstrip().endswith(('.', '?', '!')) else '.'} {sentence}"
-
-
-# ---------------------------------------------------------------------------------------------
-# Files that are not UTF-8 text as a whole
-
-UTF16 = "the file is UTF-16 text, not UTF-8: save it as UTF-8 (the official scorer reads UTF-8)"
-_GZIP_MAGIC = b"\x1f\x8b"
-_UTF8_BOM = b"\xef\xbb\xbf"
-
-
-def _utf16(head: bytes) -> bool:
-    """Whether a file's first bytes are UTF-16: its byte order mark, or JSON's first ASCII
-    characters each beside a NUL byte (no text of another encoding starts so)."""
-    if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        return head[:4] != b"\xff\xfe\0\0"  # (that one is UTF-32's mark)
-    return len(head) >= 4 and (
-        (head[1] == head[3] == 0 and head[0] and head[2])
-        or (head[0] == head[2] == 0 and head[1] and head[3])
-    )
-
-
-def not_text(
-    head: bytes, named: Callable[[bytes], str | None], *, gzipped: bool = False
-) -> str | None:
-    """The sentence naming a file that is not UTF-8 text as a whole, from its first four bytes
-    ``head``: UTF-16 (``UTF16``), or what the scorer's reader names by a file's first line
-    (``named``: a gzip file, unless it is read as one (``gzipped``), or a UTF-8 byte order
-    mark). None for any other file: its lines are read and named one by one."""
-    if _utf16(head):
-        return UTF16
-    if head.startswith(_UTF8_BOM) or (head.startswith(_GZIP_MAGIC) and not gzipped):
-        return named(head)
-    return None

@@ -13,9 +13,8 @@ import pytest
 from test_check import tydi_example, tydi_prediction, write
 
 import taskeval
-from taskeval._metrics._shared.jsonl import _file_mistake
+from taskeval._metrics._shared.jsonl import UTF16, file_mistake
 from taskeval.check import format_report
-from taskeval.mistakes import UTF16
 
 FEVER_ROWS = [{"id": i, "predicted_label": "REFUTES", "predicted_evidence": []} for i in (1, 2)]
 SCIFACT_ROWS = [{"id": i, "evidence": {}} for i in (1, 2)]
@@ -25,10 +24,10 @@ LINES = "".join(json.dumps(row) + "\n" for row in FEVER_ROWS)
 
 # What the file is made of → the sentence naming it (the readers' own words).
 WHOLE_FILE = {
-    "one_line_array": (lambda rows: json.dumps(rows).encode(), _file_mistake(b"[")),
-    "indented_array": (lambda rows: json.dumps(rows, indent=2).encode(), _file_mistake(b"[")),
-    "gzip": (lambda rows: gzip.compress(_lines(rows), mtime=0), _file_mistake(b"\x1f\x8b")),
-    "bom": (lambda rows: b"\xef\xbb\xbf" + _lines(rows), _file_mistake(b"\xef\xbb\xbf")),
+    "one_line_array": (lambda rows: json.dumps(rows).encode(), file_mistake(b"[")),
+    "indented_array": (lambda rows: json.dumps(rows, indent=2).encode(), file_mistake(b"[")),
+    "gzip": (lambda rows: gzip.compress(_lines(rows), mtime=0), file_mistake(b"\x1f\x8b")),
+    "bom": (lambda rows: b"\xef\xbb\xbf" + _lines(rows), file_mistake(b"\xef\xbb\xbf")),
     "utf16": (lambda rows: _lines(rows).decode().encode("utf-16"), UTF16),
     "utf16_no_mark": (lambda rows: _lines(rows).decode().encode("utf-16-le"), UTF16),
 }
@@ -85,7 +84,7 @@ def test_a_whole_file_mistake_of_the_inputs_is_named_once(tmp_path):
     inputs.write_bytes(gzip.compress(LINES.encode(), mtime=0))
     report = taskeval.check("fever_score", predictions, inputs=inputs)
     assert [(p.file, p.line, p.message) for p in report.problems] == [
-        (str(inputs), 1, _file_mistake(b"\x1f\x8b"))
+        (str(inputs), 1, file_mistake(b"\x1f\x8b"))
     ]
 
 

@@ -79,7 +79,7 @@ def test_binary_data_is_refused_at_its_line(tmp_path):
         ),
         (
             json.dumps([ROW, ROW]).encode() + b"\n",
-            "line 1: the file is one JSON array, not JSON Lines: write one JSON object per line",
+            "line 1: the file is a JSON array, not JSON Lines: write one JSON object per line",
         ),
         (
             gzip.compress(json.dumps(ROW).encode() + b"\n"),

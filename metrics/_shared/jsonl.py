@@ -15,8 +15,9 @@ read by the very C scanner ``json.loads`` runs, with ``json.loads``'s settings; 
 and the lines of a Python without that scanner, go to ``json.loads`` itself, for its value or
 its error.
 
-Linked into the metric folders whose official files are JSONL; only their ``inputs`` modules
-(the package's readers) use it, never the metric scripts.
+Linked into the metric folders whose official files are JSONL (and TyDiQA-GoldP's, whose JSON
+reader names a file that is not text, ``not_text``, in the same words); only their ``inputs``
+and ``check`` modules use it, never the metric scripts.
 """
 
 from __future__ import annotations
@@ -106,8 +107,9 @@ def iter_lines(
 
     Linear in time and memory whatever the line lengths: the unfinished line's pieces are kept
     apart and joined once, when the line ends. A line holding a NUL byte (never JSON text: a
-    binary file) or longer than ``max_line_bytes()`` is refused with a ``ValueError`` naming
-    ``path`` and the line as soon as it is met, so that ``/dev/zero`` ends at once.
+    binary file; UTF-16 text is named as such) or longer than ``max_line_bytes()`` is refused
+    with a ``ValueError`` naming ``path`` and the line as soon as it is met, so that
+    ``/dev/zero`` ends at once.
     """
     limit = max_line_bytes()
     number = 0
@@ -115,6 +117,8 @@ def iter_lines(
     pending_size = 0
     held = b""  # a "\r" that may be the first half of a "\r\n" split between two chunks
     for chunk in chunks:
+        if not number and not pending and _utf16(chunk[:4]):  # its NULs: not "binary data"
+            raise _line_refusal(path, 1, UTF16)
         if held:
             chunk, held = held + chunk, b""
         if universal and b"\r" in chunk:
@@ -202,7 +206,7 @@ def loads_text_line(line: bytes, fast: Callable[[bytes], Any] | None = None) -> 
 
 def line_error(path: Any, number: int, line: bytes, error: BaseException) -> ValueError:
     """The ``ValueError`` for a line that is not one JSON value, naming the common mistakes."""
-    mistake = _file_mistake(line) if number == 1 else None
+    mistake = file_mistake(line) if number == 1 else None
     if mistake is not None:
         return ValueError(f"{path}, line 1: {mistake}")
     return ValueError(f"{path}, line {number}: {value_problem(line, error)}")
@@ -226,21 +230,52 @@ def value_problem(line: bytes, error: BaseException) -> str:
     return f"not a JSON value ({error})"
 
 
-def _file_mistake(first_line: bytes) -> str | None:
-    """What the whole file is, when its first line shows it is not JSON Lines text."""
-    if first_line.startswith(_GZIP_MAGIC):
-        return "a gzip file, not JSON Lines text: decompress it first (gunzip)"
-    if first_line.startswith(b"\xef\xbb\xbf"):
+UTF16 = "the file is UTF-16 text, not UTF-8: save it as UTF-8 (the official scorer reads UTF-8)"
+_UTF8_BOM = b"\xef\xbb\xbf"
+
+
+def _utf16(head: bytes) -> bool:
+    """Whether a file's first bytes are UTF-16: its byte order mark, or JSON's first ASCII
+    characters each beside a NUL byte (no text of another encoding starts so)."""
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return head[:4] != b"\xff\xfe\0\0"  # (that one is UTF-32's mark)
+    return len(head) >= 4 and bool(
+        (head[1] == head[3] == 0 and head[0] and head[2])
+        or (head[0] == head[2] == 0 and head[1] and head[3])
+    )
+
+
+def not_text(head: bytes, form: str = "JSON Lines", *, gzipped: bool = False) -> str | None:
+    """The sentence naming a file that is not UTF-8 ``form`` text as a whole, from its first
+    bytes ``head`` (four are enough): UTF-16, a UTF-8 byte order mark, or gzip (unless it is read
+    as gzip: ``gzipped``). None for any other file: its lines are read and named one by one. The
+    one place these are named, for every reader (the JSON ones of metrics that read no lines
+    too) and for ``taskeval check``."""
+    if _utf16(head):
+        return UTF16
+    if head.startswith(_UTF8_BOM):
         return (
             "the file starts with a UTF-8 byte order mark (BOM), which the official scorer "
             "cannot read either: save it as UTF-8 without a BOM"
         )
-    if first_line.lstrip().startswith(b"["):
-        return (
-            "the file is a JSON array, not JSON Lines: write one JSON object per line (for "
-            "example with jq -c '.[]')"
-        )
+    if head.startswith(_GZIP_MAGIC) and not gzipped:
+        return f"a gzip file, not {form} text: decompress it first (gunzip)"
     return None
+
+
+# A file that is one JSON array (on one line or many), in the same words wherever it is met.
+ONE_ARRAY = (
+    "the file is a JSON array, not JSON Lines: write one JSON object per line (for example "
+    "with jq -c '.[]')"
+)
+
+
+def file_mistake(first_line: bytes) -> str | None:
+    """What the whole file is, when its first line shows it is not JSON Lines text."""
+    mistake = not_text(first_line)
+    if mistake is None and first_line.lstrip().startswith(b"["):
+        return ONE_ARRAY
+    return mistake
 
 
 def _text_rows(data: bytes) -> list[Any] | None:
@@ -265,10 +300,7 @@ def read_jsonl(path: str | os.PathLike) -> list[Any]:
     """The JSON value of every line; a ``ValueError`` names the file and line of a bad one."""
     rows = _read(path)
     if len(rows) == 1 and isinstance(rows[0], list):
-        raise ValueError(
-            f"{path}, line 1: the file is one JSON array, not JSON Lines: write one JSON object "
-            "per line (for example with jq -c '.[]')"
-        )
+        raise ValueError(f"{path}, line 1: {ONE_ARRAY}")
     return rows
 
 
@@ -280,7 +312,7 @@ def _read(path: str | os.PathLike) -> list[Any]:
     try:
         with open(path, "rb") as f:
             if f.peek(2)[:2] == _GZIP_MAGIC:  # compressed bytes hold NULs: say what it is first
-                raise ValueError(f"{path}, line 1: {_file_mistake(_GZIP_MAGIC)}")
+                raise ValueError(f"{path}, line 1: {not_text(_GZIP_MAGIC)}")
             size = os.fstat(f.fileno()).st_size  # 0 for a pipe, read as it comes
             if 0 < size < min(_SMALL, max_line_bytes()):
                 data = f.read()

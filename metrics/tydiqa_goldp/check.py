@@ -30,23 +30,14 @@ _Question = tuple[str, Any, Any, int | None]
 
 
 def _unreadable(report: Any, path: Any, error: ValueError) -> None:
-    """A file the metric's reader refuses as a whole (not readable, not UTF-8, not JSON)."""
-    message = str(error).removeprefix(f"{os.fspath(path)}: ")
-    report.error(message, file=path)
-
-
-def _jsonl_hint(path: Any) -> str:
-    """Why a file that is not one JSON value may be JSON Lines."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            first = f.readline()
-        json.loads(first)
-    except (OSError, ValueError):
-        return ""
-    return (
-        ": it reads as JSON Lines (one value per line), but the official split takes one JSON "
-        "object {id: answer text}"
-    )
+    """A file the metric's reader refuses as a whole (not readable, not UTF-8, not JSON): one
+    that is not text at all (gzip, UTF-16, a BOM) at its line 1, in the reader's sentence."""
+    message = str(error)
+    whole = message.removeprefix(f"{os.fspath(path)}, line 1: ")
+    if whole != message:
+        report.not_json_lines(path, whole)
+        return
+    report.error(message.removeprefix(f"{os.fspath(path)}: "), file=path)
 
 
 _SPACE = re.compile(r"[ \t\n\r]*")
@@ -113,8 +104,7 @@ def _predictions(
     try:
         value = _load(path, "predictions file")
     except ValueError as e:
-        hint = _jsonl_hint(path) if "Extra data" in str(e) else ""
-        report.error(str(e).removeprefix(f"{os.fspath(path)}: ") + hint, file=path)
+        _unreadable(report, path, e)
         return None
     if not isinstance(value, dict):
         report.error(

@@ -159,7 +159,14 @@ CONTRACT = MetricContract(
         kinds=FileKinds("TyDi QA GoldP", _recognise),
     ),
     options=[
-        Option(name, parse, metavar=metavar, help=help, default=conventions.DEFAULT_CONVENTION)
+        Option(
+            name,
+            parse,
+            metavar=metavar,
+            help=help,
+            default=conventions.DEFAULT_CONVENTION,
+            note=conventions.said,
+        )
         for name, (parse, metavar, help) in OPTIONS.items()
     ],
     reader=Reader(

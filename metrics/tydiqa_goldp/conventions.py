@@ -47,6 +47,21 @@ KEYS = {
 }
 
 
+# What each convention's numbers are, said beside them (the command line, the Space, the card).
+SAID = {
+    "official": "TyDi QA's official procedure: exact_match and f1 are the mean of the 8 "
+    "non-English languages (English excluded), in percent (0-100)",
+    "xtreme": "XTREME's: avg_exact_match and avg_f1 are the mean of the 9 languages, English "
+    "included, avg_metric the mean of the two, in percent (0-100)",
+    "lm_eval": "lm-evaluation-harness's: per language only (no mean), as fractions (0-1)",
+}
+
+
+def said(convention: str) -> str:
+    """The line naming ``convention``, its scale and the languages it averages."""
+    return f"convention {convention}: {SAID[check_convention(convention)]}"
+
+
 def check_convention(convention: object) -> str:
     if convention not in CONVENTIONS:
         raise ValueError(

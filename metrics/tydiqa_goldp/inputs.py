@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from os import PathLike
 
 from .conventions import CONVENTIONS, DEFAULT_CONVENTION, check_convention
+from .jsonl import not_text
 from .plain_values import shown
 from .rows import reference_of, score_rows
 
@@ -52,14 +53,21 @@ def _load(path: str | PathLike, what: str) -> Any:
     """The JSON value of a whole file, as the SQuAD 1.1 script reads it (``json.load``); a
     refusal is one line naming the file and, where it shows, the form found instead."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            data = f.read()
     except OSError as e:
         raise ValueError(f"{path}: cannot read the {what}: {e.strerror or e}") from None
+    mistake = not_text(data[:4], "JSON")  # gzip, a BOM, UTF-16: as every reader names them
+    if mistake is not None:
+        raise ValueError(f"{path}, line 1: {mistake}")
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise ValueError(
             f"{path}: the {what} is not UTF-8 ({e.reason} at byte {e.start})"
         ) from None
+    if "\r" in text:  # the newlines of a text-mode file, as json.load reads it
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not text.strip():
         raise ValueError(f"{path}: the {what} is empty; expected {EXPECTED[what]}")
     try:

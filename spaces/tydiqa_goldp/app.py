@@ -16,8 +16,9 @@ def controls() -> list:
         gr.Radio(
             list(CONVENTIONS.CONVENTIONS),
             value=CONVENTIONS.DEFAULT_CONVENTION,
-            label="convention: official (mean of the 8 non-English languages, percent), xtreme "
-            "(English averaged in, avg_metric), lm_eval (per language, fractions)",
+            label="convention",
+            # what each convention's numbers are, in the words the command line prints
+            info="; ".join(map(CONVENTIONS.said, CONVENTIONS.CONVENTIONS)),
             elem_id="convention",
         )
     ]
