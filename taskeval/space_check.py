@@ -81,7 +81,7 @@ def panel(spec: SpaceSpec) -> None:
         with gr.Accordion("report as JSON", open=False, visible=False) as report_box:
             report = gr.JSON(elem_id="check-report")
     button.click(
-        functools.partial(check_submission, spec),
+        _uploads.held(functools.partial(check_submission, spec), [predictions, inputs, references]),
         [predictions, inputs, references],
         [error, summary, problems, report_box, report],
         api_name="check",
