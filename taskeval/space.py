@@ -601,7 +601,7 @@ def compute(
 
     ``with_interval`` adds the paired-bootstrap 95% interval of each headline score (the page
     adds it in a second step, ``add_intervals``, so that the scores show at once). The uploads
-    stay until ``Limits.upload_ttl`` seconds after their last use (``_Uploads``).
+    stay until their sessions end, or ``Limits.upload_ttl`` seconds unused (``_Uploads``).
     """
     try:
         with _uploads.using(values[2:4]):

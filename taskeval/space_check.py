@@ -94,7 +94,7 @@ def check_submission(
 ) -> tuple[Any, ...]:
     """The Check button: (error box, summary, problems, the JSON report's box, the report).
 
-    The uploads stay until unused for ``Limits.upload_ttl`` seconds."""
+    The uploads stay until their sessions end, or ``Limits.upload_ttl`` seconds unused."""
     files = (predictions, inputs, references)
     try:
         with _held(files):
