@@ -255,7 +255,7 @@ class _Uploads:
         boxes = [i for i, c in enumerate(inputs) if isinstance(c, gr.File)]
 
         def handler(request: gr.Request, *values: Any) -> Any:
-            self.hold(request.session_hash, [values[i] for i in boxes])
+            self.hold(getattr(request, "session_hash", None), [values[i] for i in boxes])
             return fn(*values)
 
         return handler
@@ -274,17 +274,19 @@ class _Uploads:
 
     def ended(self, request: gr.Request) -> None:
         """gradio's ``unload``: the session's page (or client) closed."""
-        self.release(request.session_hash)
+        self.release(getattr(request, "session_hash", None))
 
     def release(self, session: str | None) -> None:
         """Remove now the uploads ``session`` held that no other session holds, unless a step
         is using one or it was uploaded again since it was last held (another client's copy,
         not yet held: left to the sweep)."""
+        if not session:
+            return
         gone = []
         with self._lock:
-            for path in self._held.pop(session or "", set()):
+            for path in self._held.pop(session, set()):
                 holders = self._holders.get(path, set())
-                holders.discard(session or "")
+                holders.discard(session)
                 if holders:
                     continue
                 del self._holders[path]
