@@ -157,15 +157,21 @@ except ValueError as e:
 
 
 class _Uploads:
-    """The uploaded files, removed once unused for a while, never by another user's request.
+    """The uploaded files, removed when the sessions using them end or once unused for a while,
+    never by another user's request.
 
     gradio keeps every upload in its cache folder for as long as the server runs, at a path
     named by its content: two users who upload the same file (everyone uploads the official
-    dev file) share one copy. So no request removes its uploads when done: each upload is
-    removed ``Limits.upload_ttl`` seconds after it was last uploaded or used, by a sweep that
-    also keeps the uploads within ``Limits.uploads_bytes`` in all (the oldest first), and never
-    touches a file a request is using, nor the example files' copies, nor anything outside
-    gradio's upload folder.
+    dev file) share one copy. So no request removes its uploads when done. Each session (a
+    page, a script's ``Client``) holds the uploads it named, in its requests and in its page's
+    upload events (``held``); when it ends (gradio's ``unload``: the page closed, the client
+    closed) each upload it held that no other session holds is removed at once (``ended``),
+    unless a step is using it or it was uploaded again since it was last held (a script uploads
+    without an event: its copy is left to the sweep). The sweep, for the sessions that never
+    end: each upload is removed ``Limits.upload_ttl`` seconds after it was last uploaded or
+    used, held or not, and the uploads are kept within ``Limits.uploads_bytes`` in all (the
+    oldest first). Neither ever touches a file a request is using, nor the example files'
+    copies, nor anything outside gradio's upload folder.
     """
 
     def __init__(self) -> None:
@@ -174,6 +180,9 @@ class _Uploads:
         self._used: dict[str, float] = {}  # path -> when a request last used it
         self._kept: set[str] = set()
         self._sweeper: threading.Thread | None = None
+        self._held: dict[str, set[str]] = {}  # session -> the uploads it holds
+        self._holders: dict[str, set[str]] = {}  # upload -> the sessions holding it
+        self._copy: dict[str, tuple[int, int]] = {}  # upload -> the copy last held
 
     def keep(self, paths: Sequence[str]) -> None:
         """Paths never removed (the example files gradio serves from its cache)."""
@@ -231,13 +240,74 @@ class _Uploads:
                 if now - since > ttl or size > total:
                     old.append(path)
                     size -= bytes_
-                    self._used.pop(path, None)
             here = {f[2] for f in found}
-            for path in [p for p in self._used if p not in here]:  # gone: forgotten
-                del self._used[path]
+            for path in [p for p in {*self._used, *self._copy} if p not in here]:
+                self._forget(path)  # gone: forgotten
+            for path in old:
+                self._forget(path)
         for path in old:
             _remove(path)
         self._sweep_empty(min(max(ttl, 10), 60))
+
+    def held(self, fn: Callable[..., Any], inputs: Sequence[Any]) -> Callable[..., Any]:
+        """``fn`` as the handler of an event on ``inputs``: the uploads of its ``gr.File``
+        inputs held by the request's session first (gradio passes the ``gr.Request``)."""
+        boxes = [i for i, c in enumerate(inputs) if isinstance(c, gr.File)]
+
+        def handler(request: gr.Request, *values: Any) -> Any:
+            self.hold(getattr(request, "session_hash", None), [values[i] for i in boxes])
+            return fn(*values)
+
+        return handler
+
+    def hold(self, session: str | None, files: Sequence[Any]) -> None:
+        """``session`` holds ``files`` (the copies there now) until it ends."""
+        if not session:
+            return
+        paths = self._ours(files)
+        with self._lock:
+            for path in paths:
+                with contextlib.suppress(OSError):
+                    self._copy[path] = _copy(path)
+                    self._held.setdefault(session, set()).add(path)
+                    self._holders.setdefault(path, set()).add(session)
+
+    def ended(self, request: gr.Request) -> None:
+        """gradio's ``unload``: the session's page (or client) closed."""
+        self.release(getattr(request, "session_hash", None))
+
+    def release(self, session: str | None) -> None:
+        """Remove now the uploads ``session`` held that no other session holds, unless a step
+        is using one or it was uploaded again since it was last held (another client's copy,
+        not yet held: left to the sweep)."""
+        if not session:
+            return
+        gone = []
+        with self._lock:
+            for path in self._held.pop(session, set()):
+                holders = self._holders.get(path, set())
+                holders.discard(session)
+                if holders:
+                    continue
+                del self._holders[path]
+                if self._running[path] > 0:  # a step of no session's (a direct call)
+                    continue
+                with contextlib.suppress(OSError):
+                    if _copy(path) == self._copy.get(path):
+                        gone.append(path)
+                        self._forget(path)
+        for path in gone:
+            _remove(path)
+
+    def _forget(self, path: str) -> None:
+        """Drop what is known of an upload removed (the lock held)."""
+        self._used.pop(path, None)
+        self._copy.pop(path, None)
+        for session in self._holders.pop(path, set()):
+            held = self._held.get(session, set())
+            held.discard(path)
+            if not held:
+                self._held.pop(session, None)
 
     @staticmethod
     def _sweep_empty(age: float) -> None:
@@ -278,6 +348,13 @@ def _give_back_memory() -> None:
         import ctypes
 
         ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
+def _copy(path: str) -> tuple[int, int]:
+    """Which copy of an upload is at ``path``: gradio moves each upload, new or again, into
+    place as a new file."""
+    info = os.stat(path, follow_symlinks=False)
+    return info.st_ino, info.st_mtime_ns
 
 
 def _upload_files(folder: str) -> Iterator[tuple[str, os.stat_result]]:
@@ -526,7 +603,7 @@ def compute(
 
     ``with_interval`` adds the paired-bootstrap 95% interval of each headline score (the page
     adds it in a second step, ``add_intervals``, so that the scores show at once). The uploads
-    stay until ``Limits.upload_ttl`` seconds after their last use (``_Uploads``).
+    stay until their sessions end, or ``Limits.upload_ttl`` seconds unused (``_Uploads``).
     """
     try:
         with _uploads.using(values[2:4]):
@@ -908,25 +985,41 @@ def build(spec: SpaceSpec) -> gr.Blocks:
         gr.Markdown(_LIMITS.note(), elem_id="limits")
         inputs = [source, pred_text, ref_text, pred_files, ref_files, *controls]
         button.click(
-            functools.partial(_laid_out, spec),
+            _uploads.held(functools.partial(_laid_out, spec), inputs),
             inputs,
             [error, placeholder, scores, groups, breakdown, *plot],
             api_name="compute",
             concurrency_limit=_concurrency(),
         ).then(
-            functools.partial(add_intervals, spec),
+            _uploads.held(functools.partial(add_intervals, spec), inputs),
             [*inputs, interval, scores],
             [scores],
             api_name="intervals",
             concurrency_limit=_concurrency(),
         )
         _uploads.keep([v["path"] for c in (ref_files, pred_files) for v in _values(c)])
+        _tie_uploads_to_sessions(demo)
     if _LIMITS.workers > 0:  # the workers start now, not on the first request
         pool(spec.metric)
     # Requests run side by side: each waits in the queue only for a free worker process.
     demo.queue(default_concurrency_limit=_concurrency(), max_size=_MAX_QUEUE)
     _share_per_client(demo._queue, _LIMITS.queue_per_client)
     return demo
+
+
+def _tie_uploads_to_sessions(demo: gr.Blocks) -> None:
+    """Every upload box's upload held by its session as soon as the page uploads it (a script's
+    uploads fire no event: its requests hold them), all released when the session ends."""
+    for box in [b for b in demo.blocks.values() if isinstance(b, gr.File)]:
+        box.upload(
+            _uploads.held(lambda *files: None, [box]),
+            [box],
+            None,
+            queue=False,  # a moment's work: never behind the computations in the queue
+            show_progress="hidden",
+            api_visibility="private",
+        )
+    demo.unload(_uploads.ended)
 
 
 def _share_per_client(queue: Any, limit: int) -> None:

@@ -81,7 +81,7 @@ def panel(spec: SpaceSpec) -> None:
         with gr.Accordion("report as JSON", open=False, visible=False) as report_box:
             report = gr.JSON(elem_id="check-report")
     button.click(
-        functools.partial(check_submission, spec),
+        _uploads.held(functools.partial(check_submission, spec), [predictions, inputs, references]),
         [predictions, inputs, references],
         [error, summary, problems, report_box, report],
         api_name="check",
@@ -94,7 +94,7 @@ def check_submission(
 ) -> tuple[Any, ...]:
     """The Check button: (error box, summary, problems, the JSON report's box, the report).
 
-    The uploads stay until unused for ``Limits.upload_ttl`` seconds."""
+    The uploads stay until their sessions end, or ``Limits.upload_ttl`` seconds unused."""
     files = (predictions, inputs, references)
     try:
         with _held(files):

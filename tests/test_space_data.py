@@ -217,6 +217,115 @@ def test_two_users_of_one_file_each_keep_it_until_their_last_step(tmp_path, monk
     demo.close()
 
 
+def _event(demo, session: str, target: str, *values) -> dict:
+    """The page's event ``target`` (an endpoint's name, "upload" of the first upload box, or
+    "unload": the page closed) run for ``session`` as the server runs it: gradio hands the
+    request, and so the session, to the handler."""
+    import asyncio
+
+    import gradio as gr
+    from gradio.state_holder import SessionState
+
+    fn = next(
+        f
+        for f in demo.fns.values()
+        if f.api_name == target or any(t[1] == target for t in f.targets)
+    )
+    # An upload as the page sends it: gradio's file data, naming the stored copy.
+    files = [_file_data(v) if v in demo.upload_file_set else v for v in values]
+    request = gr.Request(session_hash=session)
+    reply = asyncio.run(demo.process_api(fn, files, SessionState(demo), request=request))
+    return reply["data"]
+
+
+def _file_data(path: str) -> dict:
+    return {"path": path, "meta": {"_type": "gradio.FileData"}}
+
+
+def _session_page(tmp_path, monkeypatch):
+    """The FEVER page, computing in this process, with a folder of uploads of its own; the
+    official dev file and predictions uploaded (gradio's upload route names both users' copies
+    by their content: one path each)."""
+    from taskeval import space
+
+    uploads = tmp_path / "uploads"
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(uploads))
+    monkeypatch.setattr(space._LIMITS, "workers", 0)
+    spec = app_module("fever_score").SPEC
+    demo = space.build(spec)
+    files = spec.example_files
+    pred = _upload(uploads, "mine.jsonl", files["predictions"][0].read_text(encoding="utf-8"))
+    ref = _upload(uploads, "gold.jsonl", files["references"][0].read_text(encoding="utf-8"))
+    demo.upload_file_set.update([pred, ref])  # as the upload route does
+
+    def uploads_left() -> list[str]:
+        """The two uploads and their folders still there (beside them: the examples' copies
+        and the page's outputs)."""
+        paths = (pred, ref, os.path.dirname(pred), os.path.dirname(ref))
+        return sorted(os.path.relpath(p, uploads) for p in paths if os.path.exists(p))
+
+    return spec, demo, pred, ref, uploads_left
+
+
+def test_an_upload_stays_until_every_session_using_it_ended_then_goes_at_once(
+    tmp_path, monkeypatch
+):
+    """Two sessions use the same upload, one to compute, the other to check; the first ends
+    (its page closed): the upload stays; the second ends: the upload goes at once, its time
+    not waited for. Planted: no session's end removing anything, one session's end removing
+    an upload another session holds, the Check request holding nothing."""
+    from test_spaces import default_controls
+
+    spec, demo, pred, ref, uploads_left = _session_page(tmp_path, monkeypatch)
+    start = uploads_left()
+    assert len(start) == 4  # two files, each in a folder
+    scores = _event(demo, "A", "compute", "files", "", "", pred, ref, *default_controls(spec))
+    assert scores[0]["visible"] is False, scores[0]
+    checked = _event(demo, "B", "check", pred, None, ref)
+    assert checked[0]["visible"] is False, checked[0]
+    _event(demo, "A", "unload")
+    assert uploads_left() == start
+    _event(demo, "B", "unload")
+    assert uploads_left() == []
+    demo.close()
+
+
+def test_an_upload_box_ties_its_upload_to_the_session_and_a_new_copy_is_left_to_its_time(
+    tmp_path, monkeypatch
+):
+    """A page's upload is the session's as soon as it is uploaded (the box's upload event),
+    used or not; an upload made again by someone else after the session last held it (a script
+    uploads without that event) stays when the session ends, for its own time. Planted: the
+    upload event holding nothing, a session's end removing a newer copy of its file."""
+    _, demo, pred, ref, uploads_left = _session_page(tmp_path, monkeypatch)
+    start = uploads_left()
+    _event(demo, "A", "upload", pred)  # the first box's own upload event
+    _event(demo, "A", "unload")
+    assert uploads_left() == [p for p in start if Path(pred).parent.name not in p]
+    _event(demo, "B", "upload", ref)
+    copy = Path(ref).with_name("copy")  # another client's copy, moved over B's as gradio does
+    copy.write_bytes(Path(ref).read_bytes())
+    os.replace(copy, ref)
+    _event(demo, "B", "unload")
+    assert Path(ref).exists()
+    demo.close()
+
+
+def test_a_sessions_upload_it_never_used_is_still_removed_after_its_time(tmp_path, monkeypatch):
+    """A session that never ends (a script, a page left open) holds its uploads only until
+    the sweep: past their time unused they go, held or not. Planted: the sweep passing over
+    the uploads a session holds (a client holding uploads could fill the disk)."""
+    from taskeval.space import _uploads
+
+    _, demo, pred, _, uploads_left = _session_page(tmp_path, monkeypatch)
+    _event(demo, "A", "upload", pred)
+    _uploads.sweep(3600)
+    assert len(uploads_left()) == 4
+    _uploads.sweep(-1)
+    assert uploads_left() == []
+    demo.close()
+
+
 def test_folder_uploads_are_staged_in_temporary_folders_removed_after_each_step(
     tmp_path, monkeypatch
 ):
@@ -312,9 +421,8 @@ def test_the_page_shows_its_texts_examples_and_wires_compute_word_for_word():
         ["error", "placeholder", "scores", "groups", "breakdown", "plot"],
     )
     assert wiring["intervals"] == ([*inputs, "interval", "scores"], ["scores"])
-    tabs = {d["api_name"]: d for d in demo.config["dependencies"] if d["api_name"] != "compute"}
     sources = [demo.fns[i].fn() for i, d in enumerate(demo.config["dependencies"])
-               if d["api_name"] in tabs and d["api_name"] not in ("intervals", "check")]  # fmt: skip
+               if [t[1] for t in d["targets"]] == ["select"]]  # the tabs  # fmt: skip
     assert sources == ["files", "json"]
     demo.close()
     # A folder Space: every file of the example folders, one upload each.
