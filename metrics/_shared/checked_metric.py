@@ -107,10 +107,10 @@ def _restored_rows(rows: list) -> list:
 
 
 @contextmanager
-def _collector_paused():
-    """Pause the cyclic garbage collector while rows are checked, stored and read back: they make
-    many small objects and no cycles, and with big inputs alive its repeated passes over them
-    cost several times the work itself."""
+def gc_paused():
+    """Pause the cyclic garbage collector while many small objects are made and none refer to
+    each other (rows checked, parsed, stored, read back): with big inputs alive, its repeated
+    passes over them cost several times the work itself. Every metric's readers use this one."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -196,7 +196,7 @@ class CheckedRows:
         start = self._escaped_from()
         if start is None:
             try:
-                with _collector_paused():
+                with gc_paused():
                     return super().compute(**kwargs)
             finally:
                 self._rows_added = 0
@@ -213,7 +213,7 @@ class CheckedRows:
 
         self._compute = restoring_compute
         try:
-            with _collector_paused():
+            with gc_paused():
                 return super().compute(**kwargs)
         finally:
             if own is None:
@@ -276,7 +276,7 @@ class CheckedRows:
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Add a batch of predictions and references (checked first; see the class docs)."""
         _require_both("add_batch()", ("predictions", "references"), (predictions, references))
-        with _collector_paused():
+        with gc_paused():
             predictions, references = self._checked_rows(predictions, references, self._rows_added)
             if self._escaped_from() is None:
                 try:

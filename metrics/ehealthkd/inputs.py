@@ -12,15 +12,13 @@ whose endpoints lie in two sentences dropped with a warning.
 
 from __future__ import annotations
 
-import gc
 import operator
 import re
 import sys
 import warnings
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping
 from functools import partial
 from itertools import accumulate, chain, compress, islice, repeat
 from operator import add, itemgetter, le, ne, sub
@@ -28,6 +26,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from .checked_metric import gc_paused
 from .plain_values import shown
 from .records import SCENARIOS, Keyphrase, Relation, Sentence, split_words
 from .rows import span_problem
@@ -398,19 +397,6 @@ def read_scenario(
     return sub, gold, [f"{sub_file}, line {k + 1}" for k in scored]
 
 
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused: parsing builds many small objects and no cycles,
-    so its collections only cost time."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
-
-
 def read_sentence_pairs(
     references: str | PathLike | None, predictions: str | PathLike
 ) -> tuple[list[Sentence], list[Sentence], list[str]]:
@@ -418,7 +404,7 @@ def read_sentence_pairs(
     garbage collector paused: the sentences that ``read_official`` turns into rows."""
     if references is None:
         raise ValueError("ehealthkd needs the gold scenario folder as references")
-    with _gc_paused():
+    with gc_paused():
         return read_scenario(references, predictions)
 
 
@@ -658,7 +644,7 @@ def score_files(
     """
     if references is None:
         raise ValueError("ehealthkd needs the gold folder as references")
-    with _gc_paused():
+    with gc_paused():
         runs = submissions(predictions)
         if runs is None:
             return _score_pairs(scenario_pairs(references, predictions, scenario))

@@ -7,10 +7,9 @@ form, or malformed, sends the caller to the checking path.
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 
+from .checked_metric import gc_paused
 from .rows import _GOLD_PAIR, _chunks, _prediction_columns, _reference_columns, check_max_evidence
 from .rules import (
     add_claims,
@@ -28,19 +27,6 @@ from .rules import (
 TYPE_CHECKING = False  # typing itself costs the command-line scorer milliseconds at start
 if TYPE_CHECKING:
     from typing import Any
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while many small objects are made: with big inputs
-    alive, its repeated passes over them cost several times the work itself (no cycles are made)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def official_form_scores(

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 
-from .fast_path import gc_paused, official_form_score, official_form_scores
+from .checked_metric import gc_paused
+from .fast_path import official_form_score, official_form_scores
 from .rows import (
     _CHUNK,
     check_lengths,
