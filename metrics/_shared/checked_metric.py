@@ -17,12 +17,10 @@ inputs with the same messages and give the same numbers, and no datasets or pyar
 the user. A refused call adds nothing: later calls number rows and score as if it never happened.
 """
 
-import gc
 import os
 import re
-from contextlib import contextmanager
 
-from .plain_values import shown
+from .plain_values import gc_paused, shown
 
 # --- Strings that Arrow cannot store -------------------------------------------------------------
 # A Python str may hold a lone surrogate ("\ud800": an escaped one is valid JSON, and the official
@@ -104,20 +102,6 @@ def _stored_escaped(rows: list) -> list:
 def _restored_rows(rows: list) -> list:
     """Rows read back from rows stored escaped, every escape restored."""
     return _with_strings(rows, _restored) if _any_string(rows, _marked) else rows
-
-
-@contextmanager
-def gc_paused():
-    """Pause the cyclic garbage collector while many small objects are made and none refer to
-    each other (rows checked, parsed, stored, read back): with big inputs alive, its repeated
-    passes over them cost several times the work itself. Every metric's readers use this one."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 # --- evaluate's notice on loading an installed copy -----------------------------------------------

@@ -26,8 +26,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from .checked_metric import gc_paused
-from .plain_values import shown
+from .plain_values import gc_paused, shown
 from .records import SCENARIOS, Keyphrase, Relation, Sentence, split_words
 from .rows import span_problem
 from .scoring import score

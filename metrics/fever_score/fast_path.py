@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .checked_metric import gc_paused
+from .plain_values import gc_paused
 from .rows import _GOLD_PAIR, _chunks, _prediction_columns, _reference_columns, check_max_evidence
 from .rules import (
     add_claims,

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 
-from .checked_metric import gc_paused
 from .fast_path import official_form_score, official_form_scores
+from .plain_values import gc_paused
 from .rows import (
     _CHUNK,
     check_lengths,
