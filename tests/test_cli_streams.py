@@ -195,3 +195,26 @@ def test_an_endless_line_in_a_pipe_is_not_copied_past_the_line_limit():
     assert process.wait(timeout=120) == 1
     assert written < 64, written  # the reader went away early
     assert "/dev/stdin, line 1: longer than 1,000 bytes" in err, err
+
+
+def test_a_pipe_is_copied_whole_up_to_the_line_past_the_limit():
+    """Over a megabyte of good lines (the copy's chunks end inside lines), then a line that never
+    ends: every good line is copied, and the endless one is refused at its own line number."""
+    env = {**os.environ, "TASKEVAL_MAX_LINE_BYTES": "1000"}
+    good = (FEVER / "predictions.jsonl").read_bytes() * 60  # 6,000 lines, 1.4 MB
+    process = subprocess.Popen(
+        [sys.executable, "-m", "taskeval", "score", "fever_score", "--predictions", "/dev/stdin",
+         "--references", str(FEVER / "actual.jsonl")],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=REPO,
+    )  # fmt: skip
+    try:
+        process.stdin.write(good)
+        for _ in range(64):  # 64 MiB without a line end, were it all read
+            process.stdin.write(b"a" * (1 << 20))
+        process.stdin.close()
+    except BrokenPipeError:
+        pass
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 1
+    lines = good.count(b"\n")
+    assert f"/dev/stdin, line {lines + 1}: longer than 1,000 bytes" in err, err
