@@ -45,7 +45,7 @@ from .contract import BarChart
 from .defaults import DEFAULT_RESAMPLES
 from .registry import contract, metric_dir, metric_module
 from .space_pool import pool
-from .space_worker import MIB, Limits, metric, parse_rows, run, user_message
+from .space_worker import Limits, metric, mib, parse_rows, run, user_message
 
 __all__ = [
     "SpaceSpec",
@@ -1140,7 +1140,7 @@ class _UploadLimitMessage:
             if message["type"] == "http.response.start" and message["status"] == 413:
                 replaced = True
                 body = (
-                    f"an uploaded file is larger than the {_LIMITS.upload_bytes / MIB:,.0f} MiB "
+                    f"an uploaded file is larger than the {mib(_LIMITS.upload_bytes)} MiB "
                     "this Space takes (TASKEVAL_SPACE_MAX_UPLOAD_MB): score it with "
                     "`taskeval score` on your machine"
                 ).encode()

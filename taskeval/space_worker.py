@@ -78,19 +78,26 @@ class Limits:
     def note(self) -> str:
         """The limits as the page states them (Markdown)."""
         return (
-            f"Limits of this Space: an uploaded file up to {self.upload_bytes / MIB:,.0f} MiB "
+            f"Limits of this Space: an uploaded file up to {mib(self.upload_bytes)} MiB "
             f"(`TASKEVAL_SPACE_MAX_UPLOAD_MB`), a gzip file up to "
-            f"{self.inflated_bytes / MIB:,.0f} MiB inflated (`TASKEVAL_SPACE_MAX_INFLATED_MB`), "
+            f"{mib(self.inflated_bytes)} MiB inflated (`TASKEVAL_SPACE_MAX_INFLATED_MB`), "
             f"up to {self.rows:,} lines or rows per file (`TASKEVAL_SPACE_MAX_ROWS`), JSON lines "
-            f"up to {self.line_bytes / MIB:,.0f} MiB (`TASKEVAL_MAX_LINE_BYTES`), pasted rows up "
-            f"to {self.paste_chars / MIB:,.0f} Mi characters (`TASKEVAL_SPACE_MAX_PASTE_MB`); "
+            f"up to {mib(self.line_bytes)} MiB (`TASKEVAL_MAX_LINE_BYTES`), pasted rows up "
+            f"to {mib(self.paste_chars)} Mi characters (`TASKEVAL_SPACE_MAX_PASTE_MB`); "
             f"each computation up to {self.timeout:,.0f} s (`TASKEVAL_SPACE_TIMEOUT`) and "
-            f"{self.memory_bytes / MIB:,.0f} MiB of memory (`TASKEVAL_SPACE_MEMORY_MB`); up to "
+            f"{mib(self.memory_bytes)} MiB of memory (`TASKEVAL_SPACE_MEMORY_MB`); up to "
             f"{self.queue_per_client:,} requests of one client at once "
-            f"(`TASKEVAL_SPACE_QUEUE_PER_CLIENT`); uploads are removed {self.upload_ttl:,.0f} s "
-            "after their last use (`TASKEVAL_SPACE_UPLOAD_TTL`). "
+            f"(`TASKEVAL_SPACE_QUEUE_PER_CLIENT`); uploads are removed when every page that "
+            f"used them has closed, or {self.upload_ttl:,.0f} s after their last use "
+            "(`TASKEVAL_SPACE_UPLOAD_TTL`). "
             "Larger files: `taskeval score` on your machine."
         )
+
+
+def mib(size: float) -> str:
+    """A size in MiB as the page states it: whole, or to a tenth (0.5 MiB is not "0 MiB")."""
+    value = round(size / MIB, 1)
+    return f"{value:,.0f}" if value == int(value) else f"{value:,.1f}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -125,7 +132,7 @@ def _inflated(path: str, name: str, limit: int) -> Iterator[bytes]:
         return
     if total > limit:
         raise ValueError(
-            f"{name}: more than {limit / MIB:,.0f} MiB once decompressed, the most this "
+            f"{name}: more than {mib(limit)} MiB once decompressed, the most this "
             "Space inflates (TASKEVAL_SPACE_MAX_INFLATED_MB)"
         )
 
@@ -135,7 +142,7 @@ def check_file(path: str, name: str, gzipped: bool, limits: Limits) -> None:
     size = os.path.getsize(path)
     if size > limits.upload_bytes:
         raise ValueError(
-            f"{name}: {size:,} bytes, more than the {limits.upload_bytes / MIB:,.0f} MiB this "
+            f"{name}: {size:,} bytes, more than the {mib(limits.upload_bytes)} MiB this "
             "Space takes (TASKEVAL_SPACE_MAX_UPLOAD_MB)"
         )
     chunks = _inflated(path, name, limits.inflated_bytes) if gzipped else _chunks(path)
@@ -274,7 +281,7 @@ def uploaded_files(path: str, names: dict[str, str]) -> Iterator[tuple[str, str]
 def over_memory(what: str, limits: Limits) -> dict:
     """The reply to a request whose work ran out of its memory budget (its worker restarts)."""
     return {
-        "error": f"{what} needs more than the {limits.memory_bytes / MIB:,.0f} MiB of memory "
+        "error": f"{what} needs more than the {mib(limits.memory_bytes)} MiB of memory "
         "this Space gives one request (TASKEVAL_SPACE_MEMORY_MB)",
         "restart": True,
     }

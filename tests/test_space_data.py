@@ -601,11 +601,12 @@ def test_the_limits_are_stated_as_the_page_shows_them(monkeypatch):
         "Limits of this Space: an uploaded file up to 2 MiB (`TASKEVAL_SPACE_MAX_UPLOAD_MB`), a "
         "gzip file up to 3 MiB inflated (`TASKEVAL_SPACE_MAX_INFLATED_MB`), up to 1,500 lines or "
         "rows per file (`TASKEVAL_SPACE_MAX_ROWS`), JSON lines up to 2 MiB "
-        "(`TASKEVAL_MAX_LINE_BYTES`), pasted rows up to 0 Mi characters "
+        "(`TASKEVAL_MAX_LINE_BYTES`), pasted rows up to 0.5 Mi characters "
         "(`TASKEVAL_SPACE_MAX_PASTE_MB`); each computation up to 300 s "
         "(`TASKEVAL_SPACE_TIMEOUT`) and 3,072 MiB of memory (`TASKEVAL_SPACE_MEMORY_MB`); up to "
         "4 requests of one client at once (`TASKEVAL_SPACE_QUEUE_PER_CLIENT`); uploads are "
-        "removed 900 s after their last use (`TASKEVAL_SPACE_UPLOAD_TTL`). Larger files: "
+        "removed when every page that used them has closed, or 900 s after their last use "
+        "(`TASKEVAL_SPACE_UPLOAD_TTL`). Larger files: "
         "`taskeval score` on your machine."
     )
     assert (limits.upload_bytes, limits.rows, limits.paste_chars) == (2 << 20, 1500, 1 << 19)
