@@ -262,12 +262,8 @@ def _score_run(args: argparse.Namespace, metrics: list[str]) -> int:
             [args.predictions],
             options,
         )
-        notes = score_notes(metrics, options)
-        if args.table:
-            _print("\n".join([*notes, format_result(result)]))
-        else:
-            _print(json.dumps(result))
-            say_notes(metrics, notes)
+        text = format_result(result) if args.table else json.dumps(result)
+        _print_scored(text, args.table, metrics, options)
         return 0
     from .api import score_files
 
@@ -284,16 +280,23 @@ def _score_run(args: argparse.Namespace, metrics: list[str]) -> int:
         if isinstance(extra, ResultFilter) and getattr(args, extra.name, False):
             result = extra.apply(result)
     chosen = [e for e in extras if isinstance(e, OutputFormat) and getattr(args, e.name, False)]
-    notes = score_notes(metrics, options)
     if chosen:
-        _print(chosen[0].write(result, args.predictions))
-    elif args.table:
-        _print("\n".join([*notes, _score_table(result)]))
-        return 0
+        text = chosen[0].write(result, args.predictions)
     else:
-        _print(json.dumps(result))
-    say_notes(metrics, notes)  # the output is the result alone: said beside it
+        text = _score_table(result) if args.table else json.dumps(result)
+    _print_scored(text, args.table and not chosen, metrics, options)
     return 0
+
+
+def _print_scored(text: str, table: bool, metrics: list[str], options: dict) -> None:
+    """A result as printed, with what its numbers follow (the options' notes): above a table;
+    beside any other output, which is the result alone, on stderr."""
+    notes = score_notes(metrics, options)
+    if table:
+        _print("\n".join([*notes, text]))
+    else:
+        _print(text)
+        say_notes(metrics, notes)
 
 
 # ---------------------------------------------------------------------------------------------

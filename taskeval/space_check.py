@@ -10,10 +10,8 @@ and removed as Compute's are (``space._Uploads``).
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
-from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -97,7 +95,7 @@ def check_submission(
     The uploads stay until their sessions end, or ``Limits.upload_ttl`` seconds unused."""
     files = (predictions, inputs, references)
     try:
-        with _held(files):
+        with _uploads.using(files):
             reply = _run(spec, predictions, inputs, references)
     except Exception as e:  # shown in the page: the Space explaining the request
         uploads = [p for f in files for p in _paths(f)]
@@ -112,13 +110,6 @@ def check_submission(
         gr.update(visible=True),
         reply["report"],
     )
-
-
-@contextlib.contextmanager
-def _held(files: Sequence[Any]) -> Iterator[None]:
-    """The uploads held while checked (never swept then; ``space._Uploads``)."""
-    with _uploads.using(files):
-        yield
 
 
 def _run(spec: SpaceSpec, predictions: Any, inputs: Any, references: Any) -> dict:

@@ -7,14 +7,13 @@ holds a symlink to it). Not imported by the metric scripts, so each folder stays
 
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Iterable, Mapping
 from os import PathLike
 
 from .fast_counts import official_counts
 from .jsonl import read_jsonl
-from .plain_values import shown
+from .plain_values import gc_paused, shown
 from .scoring import ABSTRACT_KEYS, SENTENCE_KEYS, abstract_scores, scifact_scores, sentence_scores
 
 TYPE_CHECKING = False  # typing itself costs the command-line scorer milliseconds at start
@@ -110,20 +109,15 @@ def leaderboard_scores(
     """
     if references is None:
         raise ValueError("SciFact needs the gold claims file as references")
-    collecting = gc.isenabled()
     # Only long-lived JSON values are made here, and no cycles: the collector's passes over
     # them would cost more than the scoring.
-    gc.disable()
-    try:
+    with gc_paused():
         pred_lines = read_jsonl(predictions)  # the order in which read_official reads them
         counts = official_counts(read_jsonl(references), pred_lines)
         if counts is None:
             del pred_lines
             return scifact_scores(**read_official(references, predictions))
         return {**abstract_scores(counts), **sentence_scores(counts)}
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def score_files(references: str | PathLike | None, predictions: str | PathLike) -> dict[str, float]:
