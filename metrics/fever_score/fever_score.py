@@ -7,6 +7,7 @@ import evaluate
 # core is named here (the rules, the row checks, the fast path, the numbers helpers).
 from .checked_metric import CheckedRows
 from .fast_path import official_form_score
+from .fever_evidence import labels_correct
 from .plain_values import as_int
 from .rows import settle_predicted_evidence
 from .rules import DEFAULT_MAX_EVIDENCE

@@ -8,12 +8,21 @@ pairs, so ``tuple``; official rows hold ``[annotation_id, evidence_id, page, lin
 Predicted pages are strings and lines ints, so a gold item with a None line or a page that is no
 string never matches: the official precision, which skips items whose line is None, gives the
 same number as a plain count.
+
+The rules FEVEROUS applies alike (labels, the strict match, precision and recall) live in
+``fever_evidence``, shared by both metrics.
 """
 
 from __future__ import annotations
 
-from itertools import chain, compress, repeat
-from operator import eq
+from itertools import compress
+
+from .fever_evidence import (
+    complete_group,
+    evidence_precision,
+    evidence_recall,
+    labels_correct,
+)
 
 TYPE_CHECKING = False  # typing itself costs the command-line scorer milliseconds at start
 if TYPE_CHECKING:
@@ -34,10 +43,6 @@ OUTPUT_KEYS = (
 )
 
 
-def labels_correct(gold_labels: Iterable[str], predicted_labels: Iterable[str]) -> list[bool]:
-    """Per claim, whether the labels are equal once upper-cased (``str.upper``, nothing
-    stripped)."""
-    return list(map(eq, map(str.upper, gold_labels), map(str.upper, predicted_labels)))
 
 
 def evidence_scored(gold_labels: Iterable[str]) -> list[bool]:
@@ -52,10 +57,6 @@ def kept_evidence(predicted: Sequence, max_evidence: int | None) -> list[Sentenc
     return list(map(tuple, predicted[:max_evidence]))
 
 
-def complete_group(kept: list[Sentence], groups: Sequence[Iterable], gold_pair: Callable) -> bool:
-    """The strict match: some gold group has all its sentences among the kept ones (an empty
-    group always has); no group, no match."""
-    return any(map(set(kept).issuperset, map(map, repeat(gold_pair), groups)))
 
 
 def strictly_correct(label_ok: bool, scored: bool, complete: bool) -> bool:
@@ -64,20 +65,8 @@ def strictly_correct(label_ok: bool, scored: bool, complete: bool) -> bool:
     return label_ok and (complete or not scored)
 
 
-def evidence_precision(
-    kept: list[Sentence], groups: Sequence[Iterable], gold_pair: Callable
-) -> float:
-    """The share of kept sentences found in any gold group, each duplicate counted; 1.0 when
-    none is kept."""
-    if not kept:
-        return 1.0
-    gold = set(map(gold_pair, chain.from_iterable(groups)))
-    return sum(map(gold.__contains__, kept)) / len(kept)
 
 
-def evidence_recall(groups: Sequence, complete: bool) -> float:
-    """All or nothing: 1.0 when a gold group is complete, or when the claim has no gold group."""
-    return 1.0 if complete or not groups else 0.0
 
 
 def claim_score(
