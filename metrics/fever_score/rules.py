@@ -43,8 +43,6 @@ OUTPUT_KEYS = (
 )
 
 
-
-
 def evidence_scored(gold_labels: Iterable[str]) -> list[bool]:
     """Per claim, whether its evidence is scored: only the gold label decides, and a NOT ENOUGH
     INFO claim needs no evidence for the FEVER score and has no evidence precision or recall."""
@@ -57,16 +55,10 @@ def kept_evidence(predicted: Sequence, max_evidence: int | None) -> list[Sentenc
     return list(map(tuple, predicted[:max_evidence]))
 
 
-
-
 def strictly_correct(label_ok: bool, scored: bool, complete: bool) -> bool:
     """The FEVER score of a claim: the right label and, when its evidence is scored (not NOT
     ENOUGH INFO), a complete gold group."""
     return label_ok and (complete or not scored)
-
-
-
-
 
 
 def claim_score(
