@@ -71,6 +71,24 @@ class InvalidCase:
 
 
 @dataclass
+class SpaceCheck:
+    """The Space's "Check a submission" panel on a crafted submission: ``craft(upload)`` uploads
+    files (``upload(name, data)`` returns the uploaded path) and returns ``(predictions, inputs,
+    references)``; the panel must show ``summary`` and, word for word, ``lines``. ``ids``: the
+    ids of the report's problems where they must be exactly these (None: not checked).
+    ``example_warnings``: the warnings the Space's own example holds on purpose; ``example_gold``:
+    whether the example is checked with its gold (an example that leaves items unanswered on
+    purpose is not)."""
+
+    craft: Callable[[Callable[..., str]], tuple[Any, list, Any]]
+    summary: str
+    lines: list[str]
+    ids: list[Any] | None = None
+    example_warnings: int = 0
+    example_gold: bool = True
+
+
+@dataclass
 class MetricEntry:
     name: str
     # Every parity case of the corpus (``PARITY / <folder>``); called only when it exists.
@@ -86,11 +104,25 @@ class MetricEntry:
     # change: unsorted lists, tuples where the metric takes them, nested records (the inputs are
     # the caller's: the variant may share their objects, it is never scored against them).
     awkward: Callable[[dict[str, Any], random.Random], dict[str, Any]] | None = None
+    # The Space's check panel on a crafted submission (see ``SpaceCheck``).
+    space_check: SpaceCheck | None = None
+    # A parity corpus the entry carries itself (a folder beside it, cases made by the official
+    # code), for a metric with none in the shared corpus: read instead of ``PARITY``, always.
+    parity_root: Path | None = None
+
+    def parity_folder_path(self) -> Path:
+        """Where this metric's parity cases are: its own corpus, or its folder of ``PARITY``."""
+        return self.parity_root or PARITY / (self.parity_folder or self.name)
 
 
 def entries() -> list[MetricEntry]:
+    # An entry is a module (``<name>.py``) or, where it carries files (its own parity corpus),
+    # a package (``<name>/__init__.py``).
     folder = Path(__file__).parent / "entries"
-    names = sorted(p.stem for p in folder.glob("*.py") if not p.stem.startswith("_"))
+    modules = [p.stem for p in folder.glob("*.py")] + [
+        p.parent.name for p in folder.glob("*/__init__.py")
+    ]
+    names = sorted(name for name in modules if not name.startswith("_"))
     return [importlib.import_module(f"entries.{n}").ENTRY for n in names]
 
 

@@ -8,7 +8,7 @@ import random
 from collections.abc import Iterator
 from pathlib import Path
 
-from harness import InvalidCase, MetricEntry, ParityCase, read_json
+from harness import InvalidCase, MetricEntry, ParityCase, SpaceCheck, read_json
 
 LABELS = ["SUPPORT", "CONTRADICT"]
 # The official evaluator's 12 numbers on the bundled example files (the Space's examples).
@@ -225,6 +225,35 @@ INVALID = [
 ]
 
 
+def craft_space_check(upload):
+    claims = upload("claims_test.jsonl", [{"id": i, "claim": "c"} for i in (1, 2)])
+    corpus = upload("corpus.jsonl", [{"doc_id": 10, "title": "t", "abstract": ["s0", "s1"]}])
+    predictions = upload(
+        "my_run.jsonl",
+        [
+            {"id": 1, "evidence": {"10": {"sentences": [0, 2], "label": "SUPPORT"}}},
+            {"id": 2, "evidence": {"30": {"sentences": [0], "label": "CONTRADICT"}}},
+        ],
+    )
+    return predictions, [claims, corpus], None
+
+
+def space_check(name: str) -> SpaceCheck:
+    """The Space's check panel on a crafted submission."""
+    return SpaceCheck(
+        craft_space_check,
+        f"{name} my_run.jsonl: 2 errors, 0 warnings in 2 predictions: the scorer would "
+        "fail on it or score it other than meant",
+        [
+            "my_run.jsonl:1: error: id 1, field 'evidence'['10']['sentences'][1]: sentence 2 is "
+            "outside the abstract of doc 10 (2 sentences, indices 0 to 1)",
+            "my_run.jsonl:2: error: id 2, field 'evidence'['30']: is not a document of "
+            "corpus.jsonl",
+        ],
+        example_warnings=1,
+    )
+
+
 def entry(name: str) -> MetricEntry:
     keys = KEYS[name]
     return MetricEntry(
@@ -233,4 +262,5 @@ def entry(name: str) -> MetricEntry:
         random_inputs=random_rows,
         invalid_cases=INVALID,
         parity_folder="scifact",
+        space_check=space_check(name),
     )

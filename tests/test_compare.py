@@ -35,7 +35,7 @@ def _parity_params():
         return []
     params = []
     for name, entry in ENTRIES.items():
-        for case in entry.parity_cases(PARITY / (entry.parity_folder or entry.name)):
+        for case in entry.parity_cases(entry.parity_folder_path()):
             if case.expected is not None and not case.questionable:
                 params.append(pytest.param(name, case, id=f"{name}-{case.id}"))
     return params

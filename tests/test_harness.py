@@ -46,8 +46,8 @@ def load(name: str, config_name: str | None = None):
 def _parity_params():
     params = []
     for entry in ENTRIES.values():
-        folder = PARITY / (entry.parity_folder or entry.name)
-        if not folder.is_dir():
+        folder = entry.parity_folder_path()
+        if entry.parity_root is None and not folder.is_dir():
             # Only a machine without the corpus may skip; CI always has it.
             marks = [] if os.environ.get("CI") else pytest.mark.skip(reason=f"{folder} is absent")
             params.append(pytest.param(entry.name, None, marks=marks, id=f"{entry.name}-absent"))
@@ -62,6 +62,17 @@ PARITY_PARAMS = _parity_params()
 
 def test_every_metric_has_an_entry():
     assert sorted(ENTRIES) == taskeval.list_metrics()
+
+
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+def test_every_entry_carries_what_the_shared_tests_read(name):
+    """The shared tests know a metric only through its entry: a crafted submission for the
+    Space's check panel, and parity cases (its own, or a folder of the shared corpus)."""
+    entry = ENTRIES[name]
+    assert entry.space_check is not None and entry.space_check.lines
+    if entry.parity_root is not None:
+        assert (entry.parity_root / "cases.jsonl").is_file()
+        assert list(entry.parity_cases(entry.parity_root))
 
 
 @pytest.mark.parametrize("name", taskeval.list_metrics())

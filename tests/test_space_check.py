@@ -25,6 +25,9 @@ from taskeval.export import export  # noqa: E402
 from taskeval.space_check import NO_PROBLEMS, check_submission  # noqa: E402
 from taskeval.space_pool import pool  # noqa: E402
 
+from entries.tydiqa import tydi_example, tydi_prediction  # noqa: E402
+from harness import entries  # noqa: E402
+
 MIB = 1 << 20
 
 
@@ -85,172 +88,18 @@ def refused(outputs: tuple) -> str:
     return error["value"]
 
 
-# ---------------------------------------------------------------------------------------------
-# A crafted submission per metric: (predictions, inputs, references) uploaded, and the lines the
-# panel must show, word for word.
-
-
-def _fever(upload):
-    claims = upload("shared_task_test.jsonl", [{"id": i, "claim": "c"} for i in (1, 2, 3)])
-    predictions = upload(
-        "my_run.jsonl",
-        [
-            {"id": 1, "predicted_label": "SUPPORTS", "predicted_evidence": [["A_b", 0]]},
-            {"id": 2, "predicted_label": "SUPPORTED", "predicted_evidence": []},
-            {"id": 9, "predicted_label": "REFUTES", "predicted_evidence": []},
-        ],
-    )
-    return predictions, [claims], None
-
-
-def _scifact(upload):
-    claims = upload("claims_test.jsonl", [{"id": i, "claim": "c"} for i in (1, 2)])
-    corpus = upload("corpus.jsonl", [{"doc_id": 10, "title": "t", "abstract": ["s0", "s1"]}])
-    predictions = upload(
-        "my_run.jsonl",
-        [
-            {"id": 1, "evidence": {"10": {"sentences": [0, 2], "label": "SUPPORT"}}},
-            {"id": 2, "evidence": {"30": {"sentences": [0], "label": "CONTRADICT"}}},
-        ],
-    )
-    return predictions, [claims, corpus], None
-
-
-def _tydi_example(example_id: int) -> dict:
-    return {
-        "example_id": example_id,
-        "language": "finnish",
-        "question_text": "q",
-        "document_plaintext": "Yksi. Kaksi.",
-        "passage_answer_candidates": [
-            {"plaintext_start_byte": 0, "plaintext_end_byte": 5},
-            {"plaintext_start_byte": 6, "plaintext_end_byte": 12},
-        ],
-    }
-
-
-def _tydi_prediction(example_id: int, **fields) -> dict:
-    row = {
-        "example_id": example_id,
-        "language": "finnish",
-        "passage_answer_index": 0,
-        "passage_answer_score": 1.0,
-        "minimal_answer": {"start_byte_offset": -1, "end_byte_offset": -1},
-        "minimal_answer_score": 1.0,
-        "yes_no_answer": "NONE",
-    }
-    return {**row, **fields}
-
-
-def _tydiqa(upload):
-    test = "".join(json.dumps(_tydi_example(i)) + "\n" for i in (1, 2, 3))
-    inputs = upload("tydiqa-test.jsonl.gz", gzip.compress(test.encode(), mtime=0))
-    predictions = upload(
-        "my_run.jsonl",
-        [
-            _tydi_prediction(1),
-            _tydi_prediction(2, passage_answer_index=5),
-            _tydi_prediction(2**62 + 1),
-        ],
-    )
-    return predictions, [inputs], None
-
-
-def _tydiqa_goldp(upload):
-    paragraphs = [
-        {
-            "context": "Helsinki on Suomen pääkaupunki.",
-            "qas": [{"id": "finnish-1-0", "answers": [{"text": "Helsinki", "answer_start": 0}]}],
-        }
-    ]
-    gold = upload("gold.json", {"data": [{"title": "t", "paragraphs": paragraphs}]})
-    predictions = upload("my_run.json", {"finnish-1-0": "Helsinki", "finnish-2-0": "x"})
-    return predictions, [], gold
-
-
-def _ehealthkd(upload):
-    sentences = upload("input_scenario1.txt", "El asma causa tos.\n")
-    predictions = [
-        upload("output_a_scenario1.txt", "1\t3 7\tConcept\tasma\n2\t14 17\tconcept\ttos\n"),
-        upload("output_b_scenario1.txt", "cause\t1\t2\n"),
-    ]
-    return predictions, [sentences], None
-
-
-CRAFTED = {
-    "fever_score": (
-        _fever,
-        "fever_score my_run.jsonl: 3 errors, 0 warnings in 3 predictions: the scorer would fail on "
-        "it or score it other than meant",
-        [
-            "my_run.jsonl:2: error: id 2, field 'predicted_label': must be one of SUPPORTS, "
-            "REFUTES, NOT ENOUGH INFO (compared upper-cased); the scorer counts 'SUPPORTED' wrong "
-            "on every claim",
-            "my_run.jsonl:3: error: id 9, field 'id': is not a claim of shared_task_test.jsonl",
-            "shared_task_test.jsonl:3: error: id 3, field 'id': has no prediction (1 of 3 claims "
-            "have none)",
-        ],
-    ),
-    "scifact_abstract": (
-        _scifact,
-        "scifact_abstract my_run.jsonl: 2 errors, 0 warnings in 2 predictions: the scorer would "
-        "fail on it or score it other than meant",
-        [
-            "my_run.jsonl:1: error: id 1, field 'evidence'['10']['sentences'][1]: sentence 2 is "
-            "outside the abstract of doc 10 (2 sentences, indices 0 to 1)",
-            "my_run.jsonl:2: error: id 2, field 'evidence'['30']: is not a document of "
-            "corpus.jsonl",
-        ],
-    ),
-    "tydiqa": (
-        _tydiqa,
-        "tydiqa my_run.jsonl: 3 errors, 0 warnings in 3 predictions: the scorer would fail on it "
-        "or score it other than meant",
-        [
-            "my_run.jsonl:2: error: id 2, field 'passage_answer_index': 5 is no passage candidate "
-            "of the example (it has 2, indices 0 to 1; -1 for none)",
-            "my_run.jsonl:3: error: id 4611686018427387905, field 'id': is not an example of "
-            "tydiqa-test.jsonl.gz",
-            "tydiqa-test.jsonl.gz:3: error: id 3, field 'id': has no prediction (1 of 3 examples "
-            "have none)",
-        ],
-    ),
-    "tydiqa_goldp": (
-        _tydiqa_goldp,
-        "tydiqa_goldp my_run.json: 1 error, 0 warnings in 2 predictions: the scorer would fail on "
-        "it or score it other than meant",
-        [
-            "my_run.json:1: error: id 'finnish-2-0', field 'id': is not a question of gold.json: the "
-            "scorer ignores it"
-        ],
-    ),
-    "ehealthkd": (
-        _ehealthkd,
-        # The submission is a folder: the uploads are its files.
-        "ehealthkd the uploaded predictions files: 2 errors, 0 warnings in 3 predictions: the "
-        "scorer would fail on it or score it other than meant",
-        [
-            "output_a_scenario1.txt:2: error: id 2, field LABEL: must be one of Concept, Action, "
-            "Predicate, Reference (case-sensitive), got 'concept': the scorer never counts it "
-            "correct",
-            "output_b_scenario1.txt:1: error: field LABEL: must be one of is-a, same-as, "
-            "has-property, part-of, causes, entails, in-time, in-place, in-context, subject, "
-            "target, domain, arg (any case), got 'cause': the scorer never counts it correct",
-        ],
-    ),
-}
-CRAFTED["scifact_sentence"] = (
-    _scifact,
-    CRAFTED["scifact_abstract"][1].replace("scifact_abstract", "scifact_sentence"),
-    CRAFTED["scifact_abstract"][2],
-)
+# Each metric's crafted submission and the lines its panel must show are in its test entry
+# (``MetricEntry.space_check``).
+ENTRIES = {entry.name: entry for entry in entries()}
+_fever = ENTRIES["fever_score"].space_check.craft  # the panel's shared behaviour, on FEVER
 
 
 @pytest.mark.parametrize("name", SPACES)
 def test_each_problem_at_its_place_as_the_user_named_the_files(name, uploads, in_process):
     spec = app_module(name).SPEC
-    craft, expected_summary, expected_lines = CRAFTED[name]
-    predictions, inputs, references = craft(uploads)
+    case = ENTRIES[name].space_check
+    expected_summary, expected_lines = case.summary, case.lines
+    predictions, inputs, references = case.craft(uploads)
     summary, problems, report = shown(check_submission(spec, predictions, inputs, references))
     assert summary == expected_summary
     assert problems.split("\n") == expected_lines
@@ -260,8 +109,8 @@ def test_each_problem_at_its_place_as_the_user_named_the_files(name, uploads, in
         f"{p['file']}:{p['line']}: " if p["line"] else f"{p['file']}: " for p in report["problems"]
     ] == [line.split("error: ")[0] for line in expected_lines]
     assert report["inputs"] == [Path(p).name for p in inputs]
-    if name == "tydiqa":  # a 64-bit id: as text, which the page's JSON viewer shows exactly
-        assert [p["id"] for p in report["problems"]] == [2, str(2**62 + 1), 3]
+    if case.ids is not None:
+        assert [p["id"] for p in report["problems"]] == case.ids
     assert str(uploads.folder) not in json.dumps(report) + summary + problems
     assert "taskeval-" not in json.dumps(report) + summary + problems
     # Checked, the uploads are gone.
@@ -271,23 +120,20 @@ def test_each_problem_at_its_place_as_the_user_named_the_files(name, uploads, in
 @pytest.mark.parametrize("name", SPACES)
 def test_the_example_is_ready_to_score(name, in_process):
     """The files the panel starts with (the Space's example): no error. Their gold is left out
-    for TyDi QA's two Spaces, whose examples leave questions unanswered on purpose."""
+    where the entry says the example leaves items unanswered on purpose (TyDi QA's two)."""
     spec = app_module(name).SPEC
     files = {
         side: [str(p) for p in paths] if spec.folders else str(paths[0])
         for side, paths in spec.example_files.items()
     }
-    references = None if name.startswith("tydiqa") else files["references"]
+    case = ENTRIES[name].space_check
+    references = files["references"] if case.example_gold else None
     summary, problems, report = shown(
         check_submission(spec, files["predictions"], None, references)
     )
     assert summary.endswith(": ready to score") and " 0 errors, " in summary, summary
     assert report["ok"] is True and report["errors"] == 0
-    warnings = {  # what the examples hold on purpose
-        "scifact_abstract": 1,
-        "scifact_sentence": 1,
-        "ehealthkd": 1,
-    }.get(name, 0)
+    warnings = case.example_warnings  # what the example holds on purpose
     assert report["warnings"] == warnings and len(report["problems"]) == warnings
     if not warnings:
         assert problems == NO_PROBLEMS
@@ -298,7 +144,7 @@ def test_the_example_is_ready_to_score(name, in_process):
 
 def test_the_pages_limits_hold(uploads, in_process, monkeypatch):
     spec = app_module("tydiqa").SPEC
-    rows = [_tydi_prediction(i) for i in range(1, 5)]
+    rows = [tydi_prediction(i) for i in range(1, 5)]
     big = uploads("big.jsonl", "x" * (MIB + MIB // 2))
     monkeypatch.setattr(space._LIMITS, "upload_bytes", MIB)
     message = refused(check_submission(spec, big, None, None))
@@ -314,7 +160,7 @@ def test_the_pages_limits_hold(uploads, in_process, monkeypatch):
     # A test file that inflates beyond the limit (a few KiB of gzip, 2 MiB of data).
     monkeypatch.setattr(space._LIMITS, "rows", 1000)
     monkeypatch.setattr(space._LIMITS, "inflated_bytes", MIB)
-    test = json.dumps(_tydi_example(1)) + " " * (2 * MIB) + "\n"
+    test = json.dumps(tydi_example(1)) + " " * (2 * MIB) + "\n"
     bomb = uploads("tydiqa-test.jsonl.gz", gzip.compress(test.encode(), mtime=0))
     assert os.path.getsize(bomb) < 10_000
     message = refused(check_submission(spec, uploads("my_run.jsonl", rows), [bomb], None))
@@ -353,7 +199,7 @@ def test_the_check_runs_in_the_spaces_worker_processes(uploads, monkeypatch):
     spec = app_module("fever_score").SPEC
     predictions, inputs, references = _fever(uploads)
     summary, *_ = shown(check_submission(spec, predictions, inputs, references))
-    assert summary == CRAFTED["fever_score"][1]
+    assert summary == ENTRIES["fever_score"].space_check.summary
     assert swept(uploads.folder) == []
     workers = pool("fever_score")
     monkeypatch.setattr(workers.limits, "timeout", 0.5)

@@ -8,7 +8,7 @@ import random
 import re
 from pathlib import Path
 
-from harness import InvalidCase, MetricEntry, ParityCase, read_json
+from harness import InvalidCase, MetricEntry, ParityCase, SpaceCheck, read_json
 
 SCENARIOS = {
     "scenario1": "scenario1-main",
@@ -285,6 +285,34 @@ def awkward(inputs: dict, rng: random.Random) -> dict:
     return {k: tuple(v) for k, v in inputs.items()}
 
 
+# The Space's check panel on a crafted submission.
+
+
+def craft_space_check(upload):
+    sentences = upload("input_scenario1.txt", "El asma causa tos.\n")
+    predictions = [
+        upload("output_a_scenario1.txt", "1\t3 7\tConcept\tasma\n2\t14 17\tconcept\ttos\n"),
+        upload("output_b_scenario1.txt", "cause\t1\t2\n"),
+    ]
+    return predictions, [sentences], None
+
+
+SPACE_CHECK = SpaceCheck(
+    craft_space_check,
+    # The submission is a folder: the uploads are its files.
+    "ehealthkd the uploaded predictions files: 2 errors, 0 warnings in 3 predictions: the "
+    "scorer would fail on it or score it other than meant",
+    [
+        "output_a_scenario1.txt:2: error: id 2, field LABEL: must be one of Concept, Action, "
+        "Predicate, Reference (case-sensitive), got 'concept': the scorer never counts it "
+        "correct",
+        "output_b_scenario1.txt:1: error: field LABEL: must be one of is-a, same-as, "
+        "has-property, part-of, causes, entails, in-time, in-place, in-context, subject, "
+        "target, domain, arg (any case), got 'cause': the scorer never counts it correct",
+    ],
+    example_warnings=1,
+)
+
 ENTRY = MetricEntry(
     name="ehealthkd",
     parity_cases=parity_cases,
@@ -292,4 +320,5 @@ ENTRY = MetricEntry(
     invalid_cases=INVALID,
     configs=["scenario1", "scenario2", "scenario3"],
     awkward=awkward,
+    space_check=SPACE_CHECK,
 )

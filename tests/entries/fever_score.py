@@ -7,7 +7,7 @@ import json
 import random
 from pathlib import Path
 
-from harness import InvalidCase, MetricEntry, ParityCase, read_json
+from harness import InvalidCase, MetricEntry, ParityCase, SpaceCheck, read_json
 
 LABELS = ["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"]
 PAGES = ["Page_A", "Page_B", "Beyonce\u0301", "Beyoncé", "page_a", "Ωmega_(band)"]
@@ -173,6 +173,36 @@ def awkward(inputs: dict, rng: random.Random) -> dict:
     return {k: tuple(v) for k, v in inputs.items()}
 
 
+# The Space's check panel on a crafted submission.
+
+
+def craft_space_check(upload):
+    claims = upload("shared_task_test.jsonl", [{"id": i, "claim": "c"} for i in (1, 2, 3)])
+    predictions = upload(
+        "my_run.jsonl",
+        [
+            {"id": 1, "predicted_label": "SUPPORTS", "predicted_evidence": [["A_b", 0]]},
+            {"id": 2, "predicted_label": "SUPPORTED", "predicted_evidence": []},
+            {"id": 9, "predicted_label": "REFUTES", "predicted_evidence": []},
+        ],
+    )
+    return predictions, [claims], None
+
+
+SPACE_CHECK = SpaceCheck(
+    craft_space_check,
+    "fever_score my_run.jsonl: 3 errors, 0 warnings in 3 predictions: the scorer would fail on "
+    "it or score it other than meant",
+    [
+        "my_run.jsonl:2: error: id 2, field 'predicted_label': must be one of SUPPORTS, "
+        "REFUTES, NOT ENOUGH INFO (compared upper-cased); the scorer counts 'SUPPORTED' wrong "
+        "on every claim",
+        "my_run.jsonl:3: error: id 9, field 'id': is not a claim of shared_task_test.jsonl",
+        "shared_task_test.jsonl:3: error: id 3, field 'id': has no prediction (1 of 3 claims "
+        "have none)",
+    ],
+)
+
 ENTRY = MetricEntry(
     name="fever_score",
     parity_cases=parity_cases,
@@ -181,4 +211,5 @@ ENTRY = MetricEntry(
     options=[{}, {"max_evidence": None}, {"max_evidence": 2}],
     parity_folder="fever",
     awkward=awkward,
+    space_check=SPACE_CHECK,
 )

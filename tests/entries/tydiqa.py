@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import copy
+import gzip
+import json
 import random
 from pathlib import Path
 
 from taskeval._metrics.tydiqa.scoring import LANGUAGES as SCORED_LANGUAGES
 
-from harness import InvalidCase, MetricEntry, ParityCase, read_json
+from harness import InvalidCase, MetricEntry, ParityCase, SpaceCheck, read_json
 
 LANGUAGES = list(SCORED_LANGUAGES)
 OPTIONS = ("passage_non_null_threshold", "minimal_non_null_threshold")
@@ -325,6 +327,65 @@ def awkward(inputs: dict, rng: random.Random) -> dict:
     return {k: tuple(v) for k, v in inputs.items()}
 
 
+# The Space's check panel on a crafted submission.
+
+
+def tydi_example(example_id: int) -> dict:
+    return {
+        "example_id": example_id,
+        "language": "finnish",
+        "question_text": "q",
+        "document_plaintext": "Yksi. Kaksi.",
+        "passage_answer_candidates": [
+            {"plaintext_start_byte": 0, "plaintext_end_byte": 5},
+            {"plaintext_start_byte": 6, "plaintext_end_byte": 12},
+        ],
+    }
+
+
+def tydi_prediction(example_id: int, **fields) -> dict:
+    row = {
+        "example_id": example_id,
+        "language": "finnish",
+        "passage_answer_index": 0,
+        "passage_answer_score": 1.0,
+        "minimal_answer": {"start_byte_offset": -1, "end_byte_offset": -1},
+        "minimal_answer_score": 1.0,
+        "yes_no_answer": "NONE",
+    }
+    return {**row, **fields}
+
+
+def craft_space_check(upload):
+    test = "".join(json.dumps(tydi_example(i)) + "\n" for i in (1, 2, 3))
+    inputs = upload("tydiqa-test.jsonl.gz", gzip.compress(test.encode(), mtime=0))
+    predictions = upload(
+        "my_run.jsonl",
+        [
+            tydi_prediction(1),
+            tydi_prediction(2, passage_answer_index=5),
+            tydi_prediction(2**62 + 1),
+        ],
+    )
+    return predictions, [inputs], None
+
+
+SPACE_CHECK = SpaceCheck(
+    craft_space_check,
+    "tydiqa my_run.jsonl: 3 errors, 0 warnings in 3 predictions: the scorer would fail on it "
+    "or score it other than meant",
+    [
+        "my_run.jsonl:2: error: id 2, field 'passage_answer_index': 5 is no passage candidate "
+        "of the example (it has 2, indices 0 to 1; -1 for none)",
+        "my_run.jsonl:3: error: id 4611686018427387905, field 'id': is not an example of "
+        "tydiqa-test.jsonl.gz",
+        "tydiqa-test.jsonl.gz:3: error: id 3, field 'id': has no prediction (1 of 3 examples "
+        "have none)",
+    ],
+    ids=[2, str(2**62 + 1), 3],  # a 64-bit id as text, which the page's JSON viewer shows exactly
+    example_gold=False,
+)
+
 ENTRY = MetricEntry(
     name="tydiqa",
     parity_cases=parity_cases,
@@ -333,4 +394,5 @@ ENTRY = MetricEntry(
     options=[{}, {"passage_non_null_threshold": 1, "minimal_non_null_threshold": 3}],
     parity_folder="tydiqa",
     awkward=awkward,
+    space_check=SPACE_CHECK,
 )

@@ -6,7 +6,7 @@ import copy
 import random
 from pathlib import Path
 
-from harness import InvalidCase, MetricEntry, ParityCase, read_json
+from harness import InvalidCase, MetricEntry, ParityCase, SpaceCheck, read_json
 
 # The shared corpus has no TyDiQA-GoldP folder: its cases, made with the real code, are kept here.
 CASES = Path(__file__).resolve().parents[1] / "data" / "tydiqa_goldp"
@@ -181,6 +181,32 @@ def awkward(inputs: dict, rng: random.Random) -> dict:
     return {k: tuple(v) for k, v in inputs.items()}
 
 
+# The Space's check panel on a crafted submission.
+
+
+def craft_space_check(upload):
+    paragraphs = [
+        {
+            "context": "Helsinki on Suomen pääkaupunki.",
+            "qas": [{"id": "finnish-1-0", "answers": [{"text": "Helsinki", "answer_start": 0}]}],
+        }
+    ]
+    gold = upload("gold.json", {"data": [{"title": "t", "paragraphs": paragraphs}]})
+    predictions = upload("my_run.json", {"finnish-1-0": "Helsinki", "finnish-2-0": "x"})
+    return predictions, [], gold
+
+
+SPACE_CHECK = SpaceCheck(
+    craft_space_check,
+    "tydiqa_goldp my_run.json: 1 error, 0 warnings in 2 predictions: the scorer would fail on "
+    "it or score it other than meant",
+    [
+        "my_run.json:1: error: id 'finnish-2-0', field 'id': is not a question of gold.json: the "
+        "scorer ignores it"
+    ],
+    example_gold=False,
+)
+
 ENTRY = MetricEntry(
     name="tydiqa_goldp",
     parity_cases=parity_cases,
@@ -189,4 +215,5 @@ ENTRY = MetricEntry(
     options=[{}, {"convention": "xtreme"}, {"convention": "lm_eval"}],
     parity_folder=str(CASES),  # an absolute path: the harness's PARITY / it is this folder
     awkward=awkward,
+    space_check=SPACE_CHECK,
 )
