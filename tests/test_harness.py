@@ -64,6 +64,17 @@ def test_every_metric_has_an_entry():
     assert sorted(ENTRIES) == taskeval.list_metrics()
 
 
+@pytest.mark.parametrize("name", taskeval.list_metrics())
+def test_every_metric_has_its_row_in_the_readme_with_its_space_picture(name):
+    """The README's table of metrics is the one place besides the folders a metric is named: a
+    row with its Space's picture (taken by the browser tests, ``TASKEVAL_SCREENSHOTS=spaces``)."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    rows = [line for line in readme.splitlines() if line.startswith(f"| `{name}` |")]
+    assert len(rows) == 1, f"the README's table of metrics has no one row for {name}"
+    assert f'<img src="spaces/{name}/screenshot.png"' in rows[0]
+    assert (REPO / "spaces" / name / "screenshot.png").is_file()
+
+
 @pytest.mark.parametrize("name", sorted(ENTRIES))
 def test_every_entry_carries_what_the_shared_tests_read(name):
     """The shared tests know a metric only through its entry: a crafted submission for the

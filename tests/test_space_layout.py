@@ -3,7 +3,8 @@ figure and clear of each other (their drawn boxes); on a phone's 400 px screen, 
 uploaded file name on the screen, the plot's smallest text at least 9 px high; at 400 px and at
 1280 px no number or name broken inside itself and no cell cut. Measured on the page (element
 boxes, scroll widths, text line boxes); a screenshot of each page goes to
-build/screenshots/<name>-400px.png (``TASKEVAL_SCREENSHOTS=docs/spaces``: the docs')."""
+build/screenshots/<name>-400px.png (``TASKEVAL_SCREENSHOTS=spaces``: the Space's own
+spaces/<name>/screenshot-400px.png)."""
 
 from __future__ import annotations
 
@@ -14,12 +15,12 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 from test_spaces import (
-    SCREENSHOTS,
     SPACES,
     _example_uploads,
     app_module,
     browser,  # noqa: F401 (the fixture)
     default_controls,
+    screenshot_path,
 )
 
 import taskeval
@@ -259,8 +260,7 @@ def test_space_on_a_400px_screen(name, browser, served):  # noqa: F811
     assert 0 <= shown["left"] and shown["right"] <= WIDTH
     smallest_px = points * shown["width"] / (72 * inches)
     assert smallest_px >= SMALLEST_TEXT_PX, (points, inches, shown["width"])
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}-{WIDTH}px.png"), full_page=True)
+    page.screenshot(path=str(screenshot_path(name, f"-{WIDTH}px")), full_page=True)
     # The "Check a submission" panel, opened, answers the example: its report on the
     # screen, its file names whole, nothing scrolling sideways.
     page.get_by_text("Check a submission", exact=True).click()

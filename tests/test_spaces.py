@@ -36,8 +36,18 @@ def shown_scores(scores, groups) -> list[list[str]]:
 REPO = Path(__file__).resolve().parents[1]
 SPACES = sorted(p.name for p in (REPO / "spaces").iterdir() if (p / "app.py").is_file())
 # The browser tests' pictures of each page. They go to the (ignored) build folder, so a test
-# run changes no tracked file; TASKEVAL_SCREENSHOTS=docs/spaces refreshes the docs' pictures.
-SCREENSHOTS = REPO / os.environ.get("TASKEVAL_SCREENSHOTS", "build/screenshots")
+# run changes no tracked file; TASKEVAL_SCREENSHOTS=spaces refreshes each Space's own pictures
+# (spaces/<name>/screenshot.png, which the README shows).
+_SCREENSHOTS = os.environ.get("TASKEVAL_SCREENSHOTS", "build/screenshots")
+
+
+def screenshot_path(name: str, suffix: str = "") -> Path:
+    """Where the picture of Space ``name`` goes (``suffix``: ``-400px`` for the phone's)."""
+    if _SCREENSHOTS == "spaces":
+        return REPO / "spaces" / name / f"screenshot{suffix}.png"
+    folder = REPO / _SCREENSHOTS
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{name}{suffix}.png"
 
 
 def app_module(name: str):
@@ -250,8 +260,7 @@ def test_space_in_a_real_browser(name, browser, served):
             box = header.bounding_box()
             assert box["x"] + box["width"] <= right["x"] + right["width"] + 1, header.inner_text()
     page.wait_for_timeout(1000)  # let the plot draw before the picture is taken
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(screenshot_path(name)), full_page=True)
     page.get_by_role("tab", name="JSON rows").click()
     editor = page.locator("#predictions-json .cm-content")
     editor.click()
