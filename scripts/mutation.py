@@ -58,8 +58,23 @@ STATE = ROOT / ".mutation"
 CONFIG = Path(__file__).with_name("mutation.toml")
 
 
+# A metric's own selections (and the equivalents reviewed in them) may live with its test entry,
+# as tests/entries/<name>/mutation.toml, so that adding a metric edits no shared file.
+ENTRY_CONFIGS = ROOT / "tests" / "entries"
+
+
 def settings() -> dict:
-    return tomllib.loads(CONFIG.read_text())
+    """scripts/mutation.toml with every entry's ``mutation.toml`` merged in: their ``[modules]``
+    added (a module listed twice is an error) and their ``[[equivalent]]`` groups appended."""
+    config = tomllib.loads(CONFIG.read_text())
+    for path in sorted(ENTRY_CONFIGS.glob("*/mutation.toml")):
+        extra = tomllib.loads(path.read_text())
+        twice = set(config["modules"]) & set(extra.get("modules", {}))
+        if twice:
+            raise SystemExit(f"{path.relative_to(ROOT)}: modules listed twice: {sorted(twice)}")
+        config["modules"].update(extra.get("modules", {}))
+        config.setdefault("equivalent", []).extend(extra.get("equivalent", []))
+    return config
 
 
 def equivalents(config: dict) -> dict[str, dict[Key, str]]:
