@@ -338,9 +338,9 @@ class Collector:
 
     def match_ids(
         self,
-        expected: Sequence[tuple[int, Any]],
+        expected: Sequence[tuple[int | None, Any]],
         expected_file: _PathLike,
-        predicted: Sequence[tuple[int, Any]],
+        predicted: Sequence[tuple[int | None, Any]],
         predicted_file: _PathLike,
         *,
         by_position: bool,
@@ -348,8 +348,9 @@ class Collector:
     ) -> None:
         """The predictions (``(line, id)``) answer each item of ``expected`` (``(line, id)`` in
         ``expected_file``) once, and, where the scorer pairs rows ``by_position``, in the same
-        order. Reported: an unknown id, an id predicted twice, an item without prediction, and
-        the first line out of order."""
+        order (the order of ``predicted``). Reported: an unknown id, an id predicted twice, an
+        item without prediction, and the first one out of order. A line is None for an item of
+        a file that is not JSON Lines (a JSON object's keys, say): its problem names the file."""
         expected_ids = [item_id for _, item_id in expected]
         predicted_ids = [item_id for _, item_id in predicted]
         if (
@@ -385,8 +386,9 @@ class Collector:
                     field="'id'",
                 )
             elif key in seen:
+                first = seen[key]
                 self.error(
-                    f"is predicted twice (first on line {seen[key]})",
+                    "is predicted twice" + ("" if first is None else f" (first on line {first})"),
                     file=predicted_file,
                     line=number,
                     id=item_id,
@@ -409,7 +411,7 @@ class Collector:
     def _order(
         self, expected: Sequence, expected_file: Any, seen: dict, predicted_file: Any, what: str
     ) -> None:
-        predicted = sorted(seen, key=seen.__getitem__)
+        predicted = list(seen)  # in the order predicted (dicts keep it), lines or not
         in_order = [_key(item_id) for _, item_id in expected if _key(item_id) in seen]
         out = [i for i, (a, b) in enumerate(zip(predicted, in_order)) if a != b]
         if out:

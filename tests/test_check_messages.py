@@ -163,3 +163,24 @@ def test_no_message_of_a_check_ends_in_two_full_stops(tmp_path):
     ):
         for problem in report.problems:
             assert ".." not in problem.message.replace("...", ""), problem.message
+
+
+def test_match_ids_takes_items_without_lines():
+    """A submission that is not JSON Lines (a JSON object's keys, say) has no line per item:
+    its problems name the file, and the order is the order given, with no comparison of
+    missing lines."""
+    from taskeval.check import CheckFiles, Collector
+
+    report = Collector(CheckFiles(Path("run.json")))
+    expected = [(None, "a"), (None, "b"), (None, "c")]
+    predicted = [(None, "b"), (None, "a"), (None, "b"), (None, "z")]
+    report.match_ids(
+        expected, "gold.json", predicted, "run.json", by_position=True, what="question"
+    )
+    assert [p.text() for p in report.problems] == [
+        "run.json: error: id 'b', field 'id': is predicted twice",
+        "run.json: error: id 'z', field 'id': is not a question of gold.json",
+        "gold.json: error: id 'c', field 'id': has no prediction (1 of 3 questions have none)",
+        "run.json: error: id 'b', field 'id': out of order: the predictions hold id 'b' here "
+        "where gold.json has 'a' (2 predictions out of place); the scorer pairs rows by position",
+    ]
