@@ -1,0 +1,1 @@
+../_shared/fever_evidence.py
