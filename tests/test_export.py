@@ -169,11 +169,12 @@ def test_export_is_a_complete_space_repository(name, exports):
 
 
 def test_space_code_exists_once():
-    """The Spaces' shared code lives in the package; a Space folder holds its app and examples."""
+    """The Spaces' shared code lives in the package; a Space folder holds its app, examples and
+    pictures."""
     assert not (taskeval.metric_dir("scifact_abstract") / "scifact_space.py").exists()
     for name in NAMES:
         files = {p.name for p in (spaces_root() / name).iterdir()} - {"__pycache__"}
-        assert files == {"app.py", "examples"}
+        assert files == {"app.py", "examples", "screenshot.png", "screenshot-400px.png"}
         assert not [p for p in taskeval.metric_dir(name).iterdir() if "space" in p.name]
 
 
