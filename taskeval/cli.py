@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, NoReturn
 
 from . import __version__
-from .contract import MetricContract, OutputFormat, ResultFilter
+from .contract import MetricCommand, MetricContract, OutputFormat, ResultFilter, UsageError
 from .defaults import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, METHODS
 from .entry import say_notes, score_notes
 from .messages import one_line, shorten
@@ -506,8 +506,52 @@ COMMANDS: dict[str, Command] = {
 }
 
 
-def _parser() -> _Parser:
-    """The top-level parser; a per-metric command's parser here only says the metric is due."""
+def metric_commands() -> dict[str, tuple[str, MetricCommand]]:
+    """The metrics' own commands (``MetricContract.commands``) by name, each with its metric.
+    Every metric's contract is imported: asked only for a command that is not built in."""
+    found: dict[str, tuple[str, MetricCommand]] = {}
+    for metric in list_metrics():
+        for command in contract(metric).commands:
+            if command.name in COMMANDS or command.name in found:
+                other = found[command.name][0] if command.name in found else "taskeval"
+                raise RuntimeError(
+                    f"metric {metric!r} declares the command {command.name!r}, which {other} "
+                    f"already has"
+                )
+            found[command.name] = (metric, command)
+    return found
+
+
+def _metric_command_run(prog: str, command: MetricCommand, argv: list[str]) -> int:
+    """``taskeval <name> ...`` of a metric's own command: its arguments and ``--table``/``--json``;
+    the result printed as JSON or tables; errors as the other commands report them."""
+    parser = _Parser(prog=prog, description=command.help)
+    command.arguments(parser)
+    _output_arguments(parser, None)
+    args = parser.parse_args(argv)
+    try:
+        result = command.run(args)
+    except UsageError as e:
+        raise _UsageError(str(e), prog) from None
+    except OSError as e:
+        raise DataError(_os_error(e)) from None
+    except ValueError as e:
+        raise DataError(str(e)) from None
+    if not args.table:
+        _print(json.dumps(result))
+    elif command.table is None:
+        _print(_score_table(result))
+    else:
+        from .table import text_table
+
+        _print("\n\n".join(map(text_table, command.table(result))))
+    return 0
+
+
+def _parser(with_metric_commands: bool = False) -> _Parser:
+    """The top-level parser; a per-metric command's parser here only says the metric is due.
+    ``with_metric_commands``: the metrics' own commands listed too (for the help, and for a
+    command name that is none of them)."""
     parser = _Parser(prog="taskeval", description="Official shared-task scorers, bit for bit.")
     parser.add_argument("--version", action="version", version=f"taskeval {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -524,6 +568,9 @@ def _parser() -> _Parser:
             )
         else:
             command.setup(sub)
+    if with_metric_commands:
+        for name, (metric, own) in metric_commands().items():
+            commands.add_parser(name, help=f"{own.help} ({metric})")
     return parser
 
 
@@ -742,7 +789,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                     warnings.simplefilter("default")
                     warnings.showwarning = _show_warning(prog)
                     return command.run(args, metrics)
-        args = _parser().parse_args(argv)
+        if name is not None and command is None:
+            own = metric_commands().get(name)
+            if own is not None:
+                prog = f"taskeval {name}"
+                with warnings.catch_warnings():
+                    warnings.simplefilter("default")
+                    warnings.showwarning = _show_warning(prog)
+                    return _metric_command_run(prog, own[1], argv[1:])
+        args = _parser(with_metric_commands=command is None).parse_args(argv)
         prog = f"taskeval {args.command}"
         return COMMANDS[args.command].run(args)
     except _UsageError as e:

@@ -31,6 +31,7 @@ __all__ = [
     "FileKinds",
     "Files",
     "ManyResamples",
+    "MetricCommand",
     "MetricContract",
     "Option",
     "OutputFormat",
@@ -40,6 +41,7 @@ __all__ = [
     "StratifiedStatistics",
     "SubmissionCheck",
     "SumStatistics",
+    "UsageError",
     "check",
 ]
 
@@ -428,6 +430,49 @@ class ResultFilter(_Record):
 
 
 # ---------------------------------------------------------------------------------------------
+# Commands of the metric's own (``taskeval <name> ...``)
+
+
+class UsageError(ValueError):
+    """Raised by a ``MetricCommand``'s ``run`` when its arguments do not fit together (the
+    command line then says so as a usage error, exit status 2); any other ``ValueError`` or
+    ``OSError`` is a problem with the files (exit status 1)."""
+
+
+class MetricCommand(_Record):
+    """A command of the metric's own beyond ``score``, ``compare`` and ``check``: ``taskeval
+    <name> [arguments]`` (FEVER 2.0's builder–breaker scores, say).
+
+    ``name``: the command's word (lowercase letters, digits and hyphens; no other metric's and
+    no built-in command's). ``help``: its help text. ``arguments(parser)`` adds its arguments to
+    an ``argparse`` parser (the command line adds ``--table`` and ``--json``); ``run(args)``
+    takes the parsed arguments and returns the result, printed as JSON, raising ``UsageError``
+    for arguments that do not fit together and ``ValueError`` or ``OSError`` for bad files.
+    ``table(result)``: the result for people (``--table``), as tables, each a list of rows of
+    cells, its header first (default: the layout of ``taskeval score --table``).
+    """
+
+    __slots__ = ("arguments", "help", "name", "run", "table")
+
+    def __init__(
+        self,
+        name: str,
+        help: str,
+        *,
+        arguments: Callable[[Any], None],
+        run: Callable[[Any], dict],
+        table: Callable[[dict], list[list[list[str]]]] | None = None,
+    ) -> None:
+        self.name, self.help, self.arguments, self.run, self.table = (
+            name,
+            help,
+            arguments,
+            run,
+            table,
+        )
+
+
+# ---------------------------------------------------------------------------------------------
 # The Space
 
 
@@ -525,11 +570,12 @@ class MetricContract(_Record):
     made from them, for the given config name and ``compute()`` options (which it checks).
     ``formats`` and ``filters``: what ``taskeval score`` offers beyond JSON and ``--table``.
     ``space``: what its Space shows. ``check``: its ``SubmissionCheck`` (``taskeval check``),
-    if it has one.
+    if it has one. ``commands``: its own commands (``MetricCommand``, ``taskeval <name>``).
     """
 
     __slots__ = (
         "check",
+        "commands",
         "config",
         "files",
         "filters",
@@ -554,9 +600,10 @@ class MetricContract(_Record):
         formats: Sequence[OutputFormat] = (),
         filters: Sequence[ResultFilter] = (),
         check: SubmissionCheck | None = None,
+        commands: Sequence[MetricCommand] = (),
     ) -> None:
         self.name, self.files, self.reader, self.statistics = name, files, reader, statistics
-        self.check = check
+        self.check, self.commands = check, tuple(commands)
         self.space, self.options, self.config = space, tuple(options), config
         self.formats, self.filters = tuple(formats), tuple(filters)
 
@@ -666,6 +713,27 @@ def _check_settings(problems: list[str], contract: MetricContract) -> None:
             _callable(problems, f"CONTRACT.filters[{i}].apply", extra.apply)
 
 
+def _check_commands(problems: list[str], commands: Sequence[Any]) -> None:
+    names = []
+    for i, command in enumerate(commands):
+        where = f"CONTRACT.commands[{i}]"
+        if not _of(problems, where, command, MetricCommand):
+            continue
+        name = command.name
+        word = isinstance(name, str) and name[:1].isalpha() and name.replace("-", "").isalnum()
+        if not word or not name.isascii() or name != name.lower():
+            problems.append(
+                f"{where}.name must be a lowercase word (letters, digits, hyphens), got {name!r}"
+            )
+        names.append(name)
+        _text(problems, f"{where}.help", command.help)
+        _callable(problems, f"{where}.arguments", command.arguments)
+        _callable(problems, f"{where}.run", command.run)
+        _callable(problems, f"{where}.table", command.table, optional=True)
+    if len(set(names)) != len(names):
+        problems.append(f"CONTRACT.commands share a name: {names}")
+
+
 def _check_reader(problems: list[str], reader: Any) -> None:
     if not _of(problems, "CONTRACT.reader", reader, Reader):
         return
@@ -737,6 +805,7 @@ def check(module: Any, name: str) -> MetricContract:
     _check_files(problems, contract.files)
     _check_settings(problems, contract)
     _check_reader(problems, contract.reader)
+    _check_commands(problems, contract.commands)
     _check_space(problems, contract.space)
     if contract.check is not None and _of(
         problems, "CONTRACT.check", contract.check, SubmissionCheck

@@ -9,12 +9,14 @@ from taskeval.contract import (
     FileArgument,
     FileKinds,
     Files,
+    MetricCommand,
     MetricContract,
     Option,
     Reader,
     SpaceContract,
     SubmissionCheck,
     SumStatistics,
+    UsageError,
 )
 
 from . import scoring as core
@@ -149,6 +151,83 @@ def _recognise(sample: Any) -> tuple[str, str] | None:
     return recognise(sample)
 
 
+def _fever2_arguments(parser: Any) -> None:
+    """The official FEVER 2.0 scorer's three flags, each a comma-separated list, one item per
+    breaker in the same order."""
+    parser.add_argument(
+        "--actual-files",
+        required=True,
+        metavar="GOLD[,GOLD...]",
+        help="each breaker's gold JSONL (label, evidence per claim), comma-separated",
+    )
+    parser.add_argument(
+        "--breaker-dirs",
+        required=True,
+        metavar="DIR[,DIR...]",
+        help="each breaker's folder of predictions: one JSONL per system, named by the system "
+        "(the same names in every folder), read in sorted order",
+    )
+    parser.add_argument(
+        "--correct-scores",
+        required=True,
+        metavar="RATE[,RATE...]",
+        help="each breaker's correct rate: the share of its claims the annotators found "
+        "correct, from 0 to 1",
+    )
+
+
+def _rate(text: str) -> float:
+    try:
+        rate = float(text)
+    except ValueError:
+        rate = None
+    if rate is None or not 0 <= rate <= 1:
+        raise UsageError(f"--correct-scores: expected numbers from 0 to 1, got {text!r}")
+    return rate
+
+
+def _fever2_run(args: Any) -> dict:
+    from .fever2_files import score_breaker_files
+
+    actual_files, breaker_dirs = args.actual_files.split(","), args.breaker_dirs.split(",")
+    rates = [_rate(text) for text in args.correct_scores.split(",")]
+    if not len(actual_files) == len(breaker_dirs) == len(rates):
+        raise UsageError(
+            f"{len(actual_files)} --actual-files, {len(breaker_dirs)} --breaker-dirs and "
+            f"{len(rates)} --correct-scores: give one of each per breaker, in the same order"
+        )
+    if len(set(breaker_dirs)) != len(breaker_dirs):
+        raise UsageError("--breaker-dirs: a breaker folder is given twice")
+    return score_breaker_files(actual_files, breaker_dirs, rates)
+
+
+def _cell(value: Any) -> str:
+    return f"{value:.4f}" if isinstance(value, float) else str(value)
+
+
+def _fever2_table(result: dict) -> list[list[list[str]]]:
+    """Breakers (potency, adjusted potency) and systems (resilience, then the FEVER score on
+    each breaker, the official scorer's LaTeX table)."""
+    breakers = [["breaker", "systems", "correct rate", "potency", "adjusted potency"]]
+    for name, b in result["breakers"].items():
+        keys = ("systems", "correct_rate", "potency", "adjusted_potency")
+        breakers.append([name, *(_cell(b[k]) for k in keys)])
+    systems = [["system", "resilience", *(f"FEVER on {name}" for name in result["breakers"])]]
+    for name, s in result["systems"].items():
+        systems.append([name, _cell(s["resilience"]), *map(_cell, s["fever_scores"].values())])
+    return [breakers, systems]
+
+
+FEVER2 = MetricCommand(
+    "fever2",
+    "FEVER 2.0 (builder-breaker) scores, as its official scorer: each breaker's potency and "
+    "adjusted potency, each system's resilience and FEVER score on every breaker",
+    arguments=_fever2_arguments,
+    run=_fever2_run,
+    table=_fever2_table,
+)
+
+
 CONTRACT = MetricContract(
     "fever_score",
     files=Files(
@@ -193,4 +272,5 @@ CONTRACT = MetricContract(
         inputs="the claims the predictions answer, in order: the task's shared_task_test.jsonl "
         "(id, claim), or any JSONL with an 'id' per claim",
     ),
+    commands=[FEVER2],
 )

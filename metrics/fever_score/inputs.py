@@ -54,6 +54,16 @@ def read_official(
         return _pair(preds, actual, references, predictions)
 
 
+def pair_lines(
+    preds: list, actual: list | None, references: Any, predictions: Any
+) -> dict[str, list[dict]]:
+    """``read_official`` of parsed lines: ``preds`` (the lines of the file ``predictions``) and
+    ``actual`` (those of the gold file ``references``, or None), paired as the official scorer
+    pairs them; errors name the files and lines."""
+    with gc_paused():
+        return _pair(preds, actual, references, predictions)
+
+
 def _pair(
     preds: list, actual: list | None, references: Any, predictions: Any
 ) -> dict[str, list[dict]]:
