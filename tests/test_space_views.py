@@ -104,7 +104,7 @@ def test_extra_values_get_five_distinct_greys():
 
 
 def test_fever_lower_case_labels_are_the_official_labels_in_the_plot():
-    """Planted: ``_confusion`` without ``.upper()`` (lower-case labels as extra bars). The
+    """Planted: ``label_confusion`` without ``.upper()`` (lower-case labels as extra bars). The
     official scorer compares labels upper-cased, so "supports" is SUPPORTS."""
     spec = app_module("fever_score").SPEC
     rows = _rows(

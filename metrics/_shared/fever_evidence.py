@@ -43,3 +43,17 @@ def evidence_precision(kept: list, groups: Sequence[Iterable], gold_item: Callab
 def evidence_recall(groups: Sequence, complete: bool) -> float:
     """All or nothing: 1.0 when a gold group is complete, or when the claim has no gold group."""
     return 1.0 if complete or not groups else 0.0
+
+
+# The labels as the Spaces chart them (the label-confusion bar chart of both metrics' contracts).
+LABELS = ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
+LABEL_COLOURS = dict(zip(LABELS, ("#2e7d32", "#c62828", "#9e9e9e")))
+
+
+def label_confusion(details: list[dict], config: str | None = None) -> list[dict]:
+    """Per claim of ``compute(details=True)``'s records, its gold and predicted labels as
+    compared (upper-cased): the rows of the label-confusion chart."""
+    return [
+        {"gold label": d["gold_label"].upper(), "predicted label": d["predicted_label"].upper()}
+        for d in details
+    ]

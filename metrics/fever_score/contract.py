@@ -21,6 +21,7 @@ from taskeval.contract import (
 
 from . import scoring as core
 from .fast_path import official_form_claims
+from .fever_evidence import LABEL_COLOURS, LABELS, label_confusion
 from .inputs import (
     OPTIONS,
     carries_gold,
@@ -133,16 +134,6 @@ def _check(files: Any, report: Any) -> None:
     from .check import run  # imported on use: scoring never needs it
 
     run(files, report)
-
-
-LABELS = ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
-
-
-def _confusion(details: list[dict], config: str | None) -> list[dict]:
-    return [
-        {"gold label": d["gold_label"].upper(), "predicted label": d["predicted_label"].upper()}
-        for d in details
-    ]
 
 
 def _recognise(sample: Any) -> tuple[str, str] | None:
@@ -258,12 +249,12 @@ CONTRACT = MetricContract(
         ),
         example_rows=_example_rows,
         chart=BarChart(
-            _confusion,
+            label_confusion,
             x="gold label",
             y="claims",
             color="predicted label",
             x_order=LABELS,
-            colors=dict(zip(LABELS, ("#2e7d32", "#c62828", "#9e9e9e"))),
+            colors=LABEL_COLOURS,
             title="Label confusion: claims per gold label, stacked by predicted label",
         ),
     ),

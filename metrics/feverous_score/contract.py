@@ -19,6 +19,7 @@ from taskeval.contract import (
 )
 
 from . import scoring as core
+from .fever_evidence import LABEL_COLOURS, LABELS, label_confusion
 from .inputs import OPTIONS, read_official, score_files
 from .rules import averages, evidence_f1
 
@@ -86,16 +87,6 @@ def _check(files: Any, report: Any) -> None:
     run(files, report)
 
 
-LABELS = ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
-
-
-def _confusion(details: list[dict], config: str | None) -> list[dict]:
-    return [
-        {"gold label": d["gold_label"].upper(), "predicted label": d["predicted_label"].upper()}
-        for d in details
-    ]
-
-
 def _recognise(sample: Any) -> tuple[str, str] | None:
     from .file_kinds import recognise  # imported on a refusal only: scoring never needs it
 
@@ -136,12 +127,12 @@ CONTRACT = MetricContract(
         ),
         example_rows=_example_rows,
         chart=BarChart(
-            _confusion,
+            label_confusion,
             x="gold label",
             y="claims",
             color="predicted label",
             x_order=LABELS,
-            colors=dict(zip(LABELS, ("#2e7d32", "#c62828", "#9e9e9e"))),
+            colors=LABEL_COLOURS,
             title="Label confusion: claims per gold label, stacked by predicted label",
         ),
     ),
