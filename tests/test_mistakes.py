@@ -387,14 +387,14 @@ def test_no_parity_file_is_taken_for_a_mistake():
         assert hint(metric, refs, preds) is None, (metric, refs, preds)
 
 
-EXAMPLES = {
-    "fever_score": (FEVER_GOLD, FEVER_PREDS),
-    "scifact_abstract": (SCIFACT_CLAIMS, SCIFACT_PREDS),
-    "scifact_sentence": (SCIFACT_CLAIMS, SCIFACT_PREDS),
-    "tydiqa": (TYDI_GOLD, TYDI_PREDS),
-    "tydiqa_goldp": (GOLDP_GOLD, GOLDP_PREDS),
-    "ehealthkd": (EHEALTH_GOLD, EHEALTH_SUBMISSION),
-}
+def _example(name: str) -> tuple[Path, Path]:
+    """The Space's example files (references, predictions), as its contract names them."""
+    examples = contract(name).space.examples
+    folder = SPACES / name / "examples"
+    return folder / examples["references"], folder / examples["predictions"]
+
+
+EXAMPLES = {name: _example(name) for name in taskeval.list_metrics()}
 
 
 @pytest.mark.parametrize("metric", sorted(EXAMPLES))
@@ -413,7 +413,7 @@ def test_valid_files_never_look_for_a_mistake(metric, monkeypatch):
         assert (code, err) == (0, "".join(f"taskeval score {metric}: note: {n}\n" for n in notes))
         assert json.loads(out) == expected
     assert taskeval.score_files(metric, references=refs, predictions=preds) == expected
-    if metric != "ehealthkd":  # (its read_official takes one scenario folder)
+    if contract(metric).config is None:  # (with configs, read_official takes one config's)
         taskeval.read_official(metric, references=refs, predictions=preds)
     assert sampled == []
     # The examples hold deliberate mistakes for the check to find: no file is named wrong.

@@ -170,8 +170,8 @@ def test_check_folder_refuses_a_metric_folder_without_requirements(tmp_path):
 
 
 def test_a_config_given_as_an_option_is_refused_naming_config_name():
-    rows = entries()[0].random_inputs(random.Random(1), 6)
-    assert entries()[0].name == "ehealthkd"
+    entry = next(e for e in entries() if e.name == "ehealthkd")
+    rows = entry.random_inputs(random.Random(1), 6)
     for call in (
         lambda: compare_rows("ehealthkd", [rows], scenario="scenario2", resamples=400),
         lambda: intervals("ehealthkd", rows, scenario="scenario2", resamples=400),

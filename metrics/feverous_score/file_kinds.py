@@ -28,8 +28,8 @@ def _sets(value: Any) -> bool:
 
 def recognise(sample: Any) -> tuple[str, str] | None:
     """A predictions line (or evaluate.py's file: gold and predictions in one) has FEVEROUS
-    ``predicted_evidence`` or evidence sets beside a ``predicted_label``; a gold line ``label``
-    and evidence sets with ``content``."""
+    ``predicted_evidence`` or evidence sets beside a ``predicted_label``; a gold line a label and
+    evidence sets with ``content``. A header line (its label empty) tells neither."""
     row = sample.first
     if type(row) is not dict:
         return None
@@ -37,6 +37,7 @@ def recognise(sample: Any) -> tuple[str, str] | None:
         if _items(row.get("predicted_evidence")) or _sets(row.get("evidence")):
             return "predictions", "it has 'predicted_evidence' of element ids"
         return None
-    if "label" in row and _sets(row.get("evidence")):
+    # The dataset's header line (an empty label) opens the gold and evaluate.py's file alike.
+    if row.get("label") and _sets(row.get("evidence")):
         return "references", "it has 'label' and 'evidence' sets with 'content'"
     return None
