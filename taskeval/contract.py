@@ -16,7 +16,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing costs the command line milliseconds at start
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Callable, Iterable, Mapping, Sequence
     from os import PathLike
     from typing import Any
 
@@ -116,10 +116,16 @@ class Files(_Record):
     ``predictions[i]`` is reported as the file and line. ``gold_in_line(predictions, line)``:
     whether that prediction line carries its own gold (an error about its reference then names
     the predictions file). ``kinds``: how to tell the task's files (``FileKinds``).
+    ``inflate(path)``: for a metric reading gzip files (a ``FileArgument`` with ``gzip``), how
+    its reader inflates one: the inflated bytes, chunk by chunk, as the reader reads them (every
+    member, padding skipped), raising ``OSError``, ``EOFError`` or ``zlib.error`` on a broken
+    file. A Space holds a gzip upload to its inflated-size limit with it; without it, Python's
+    ``gzip`` module inflates the upload.
     """
 
     __slots__ = (
         "gold_in_line",
+        "inflate",
         "kinds",
         "predictions",
         "references",
@@ -136,8 +142,10 @@ class Files(_Record):
         row_per_line: bool = False,
         gold_in_line: Callable[[Path, int], bool] | None = None,
         kinds: FileKinds | None = None,
+        inflate: Callable[[str], Iterable[bytes]] | None = None,
     ) -> None:
         self.references, self.predictions, self.kinds = references, predictions, kinds
+        self.inflate = inflate
         self.submissions, self.row_per_line, self.gold_in_line = (
             submissions,
             row_per_line,
@@ -678,6 +686,7 @@ def _check_files(problems: list[str], files: Any) -> None:
     if isinstance(files.predictions, FileArgument) and files.predictions.optional:
         problems.append("CONTRACT.files.predictions cannot be optional")
     _callable(problems, "CONTRACT.files.gold_in_line", files.gold_in_line, optional=True)
+    _callable(problems, "CONTRACT.files.inflate", files.inflate, optional=True)
     if files.kinds is not None and _of(problems, "CONTRACT.files.kinds", files.kinds, FileKinds):
         _text(problems, "CONTRACT.files.kinds.task", files.kinds.task)
         _callable(problems, "CONTRACT.files.kinds.recognise", files.kinds.recognise)

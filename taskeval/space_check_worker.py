@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .check import check, format_report
+from .registry import contract
 from .space_worker import Limits, check_file, over_memory, uploaded_files, user_message
 
 # Problems listed in the page and in its JSON report (the report's counts are of them all).
@@ -84,8 +85,9 @@ def run_check(task: dict, limits: Limits | None = None) -> dict[str, Any]:
         return user_message(ValueError(text), uploads, task["folders"], limits.message_chars)
 
     try:
+        inflate = contract(task["metric"]).files.inflate
         for path, name in _uploaded(task):
-            check_file(path, name, _gzipped(path, name), limits)
+            check_file(path, name, _gzipped(path, name), limits, inflate)
         with _line_limit(limits):
             report = check(task["metric"], task["predictions"], task["inputs"], task["references"])
         summary = report.summary()

@@ -20,7 +20,7 @@ import re
 import sys
 import tempfile
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from .json_text import refusal
@@ -113,22 +113,30 @@ def _chunks(path: str) -> Iterator[bytes]:
             yield chunk
 
 
-def _inflated(path: str, name: str, limit: int) -> Iterator[bytes]:
-    """The inflated bytes of a gzip file as the reader inflates it (every member, zero padding
-    skipped), a chunk at a time, refused as soon as they pass ``limit``: a small gzip of zeros
-    is never inflated whole. A file that is not gzip is left to the reader to name."""
-    from .registry import metric_module
+def _gzip_inflate(path: str) -> Iterator[bytes]:
+    """Python's ``gzip`` module's inflated chunks: for a metric that declares no inflater."""
+    import gzip
 
-    # TyDi QA's reader: the only one of gzip files (a Space of another metric never gets here)
-    reader = metric_module("tydiqa", "file_lines")
+    with gzip.open(path, "rb") as f:
+        while chunk := f.read(_CHUNK):
+            yield chunk
+
+
+def _inflated(
+    path: str, name: str, limit: int, inflate: Callable[[str], Iterable[bytes]] | None = None
+) -> Iterator[bytes]:
+    """The inflated bytes of a gzip file as the metric's reader inflates it (its contract's
+    ``files.inflate``: every member, zero padding skipped), a chunk at a time, refused as soon
+    as they pass ``limit``: a small gzip of zeros is never inflated whole. A file that is not
+    gzip is left to the reader to name."""
     total = 0
     try:
-        for out in reader.inflate(path):
+        for out in (inflate or _gzip_inflate)(path):
             total += len(out)
             if total > limit:
                 break
             yield out
-    except (OSError, EOFError, zlib.error, reader.zlib.error):
+    except (OSError, EOFError, zlib.error):
         return
     if total > limit:
         raise ValueError(
@@ -137,15 +145,22 @@ def _inflated(path: str, name: str, limit: int) -> Iterator[bytes]:
         )
 
 
-def check_file(path: str, name: str, gzipped: bool, limits: Limits) -> None:
-    """Refuse an upload that is too large, inflates too much or holds too many lines."""
+def check_file(
+    path: str,
+    name: str,
+    gzipped: bool,
+    limits: Limits,
+    inflate: Callable[[str], Iterable[bytes]] | None = None,
+) -> None:
+    """Refuse an upload that is too large, inflates too much or holds too many lines
+    (``inflate``: the metric's own inflater of gzip files, its contract's ``files.inflate``)."""
     size = os.path.getsize(path)
     if size > limits.upload_bytes:
         raise ValueError(
             f"{name}: {size:,} bytes, more than the {mib(limits.upload_bytes)} MiB this "
             "Space takes (TASKEVAL_SPACE_MAX_UPLOAD_MB)"
         )
-    chunks = _inflated(path, name, limits.inflated_bytes) if gzipped else _chunks(path)
+    chunks = _inflated(path, name, limits.inflated_bytes, inflate) if gzipped else _chunks(path)
     if count_lines(chunks, limits.rows) > limits.rows:
         raise ValueError(
             f"{name}: more than {limits.rows:,} lines, the most this Space reads "
@@ -304,7 +319,7 @@ def _read(task: dict, limits: Limits) -> dict:
             continue
         gzip = getattr(files, side).gzip
         for path, name in uploaded_files(task[side], task["names"]):
-            check_file(path, name, gzip and ".gz" in name, limits)
+            check_file(path, name, gzip and ".gz" in name, limits, files.inflate)
     return read_official(
         task["metric"], references=task["references"], predictions=task["predictions"]
     )

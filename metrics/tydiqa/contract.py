@@ -20,7 +20,7 @@ from .inputs import OPTIONS, read_compact, read_official, references_from_hub, s
 
 TYPE_CHECKING = False  # typing costs the command line milliseconds at start
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterator, Mapping
     from typing import Any
 
 
@@ -155,6 +155,17 @@ def _recognise(sample: Any) -> tuple[str, str] | None:
     return recognise(sample)
 
 
+def _inflate(path: str) -> Iterator[bytes]:
+    """A gzip file inflated as the reader inflates it (every member, zero padding skipped); a
+    broken member's ``zlib.error`` (ISA-L's when installed) as an ``OSError``."""
+    from . import file_lines
+
+    try:
+        yield from file_lines.inflate(path)
+    except file_lines.zlib.error as e:
+        raise OSError(str(e)) from e
+
+
 CONTRACT = MetricContract(
     "tydiqa",
     files=Files(
@@ -163,6 +174,7 @@ CONTRACT = MetricContract(
         ),
         FileArgument("predictions JSONL in the official format"),
         kinds=FileKinds("TyDi QA primary task", _recognise),
+        inflate=_inflate,
     ),
     options=[
         Option(name, parse, metavar=metavar, help=help, default=core.DEFAULT_THRESHOLD)
