@@ -10,9 +10,10 @@ Arg2:T<b>``), ``*`` relations from the first id to each other (``*<TAB>LABEL T<a
 digits and lower-cased; an event id stands for its trigger), ``A`` attributes and ``#`` notes
 (not scored). Relation labels keep their case; event relations come first in a sentence, then
 the ``R`` and ``*`` ones in file order. A key phrase is placed, and its pairs made
-sentence-relative, as the 2019 reader does (``inputs._keyphrase``); a relation whose ends lie
-in two sentences is dropped with a warning. The key phrases are sorted by the scoring core
-(``scoring.sorted_keyphrases``), as the official reader sorts them.
+sentence-relative, as the 2019 reader does (``inputs._keyphrase``). A relation whose ends lie
+in two sentences is refused: the 2020 reader means to drop it with a warning, but formats the
+warning with ``%i`` from the ids' text and fails (2019 drops it). The key phrases are sorted by
+the scoring core (``scoring.sorted_keyphrases``), as the official reader sorts them.
 """
 
 from __future__ import annotations
@@ -147,23 +148,20 @@ def read_scenario_file(path: str | PathLike) -> list[Sentence]:
     ]
     _attribute_refs(ann, lines, phrases)
     rels: list[list[Relation]] = [[] for _ in texts]
-    crossing = []
     for number, label, source, target in [*links, *out.links]:
         for end in (source, target):
             if end not in phrases:
                 raise _fail(ann, number, f"{shown(end)} is not the id of a key phrase of the file")
         (k, a), (k2, b) = phrases[source], phrases[target]
         if k != k2:
-            crossing.append(number)
-        else:
-            rels[k].append(Relation(label, a.id, b.id))
-    if crossing:
-        where = ", ".join(map(str, crossing[:5])) + (", ..." if len(crossing) > 5 else "")
-        warnings.warn(
-            f"{ann}: {len(crossing)} relation(s) cross sentence boundaries and were dropped, "
-            f"as in the official evaluation (lines {where})",
-            stacklevel=_caller_level(),
-        )
+            raise _fail(
+                ann,
+                number,
+                f"the relation {shown(label)} from {source} (sentence {k + 1}) to {target} "
+                f"(sentence {k2 + 1}) crosses sentence boundaries (2020's warning about it "
+                f"cannot be formatted)",
+            )
+        rels[k].append(Relation(label, a.id, b.id))
     return [Sentence(t, tuple(kps[k]), tuple(rels[k])) for k, t in enumerate(texts)]
 
 
