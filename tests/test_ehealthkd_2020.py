@@ -366,3 +366,9 @@ def test_cli_edition_option(tmp_path, capsys):
         assert main([*args, "--edition", "2020", "--scenario", "4"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert _same(printed["scenario4"], _expected("alignment", "scenario4"))
+
+
+def test_2020_folders_scored_as_2019_say_which_edition_they_need(tmp_path):
+    gold, run = build(tmp_path, ORDER)
+    with pytest.raises(ValueError, match=r"2020 layout.*--edition 2020"):
+        taskeval.score_files("ehealthkd", references=gold, predictions=run)

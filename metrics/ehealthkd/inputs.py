@@ -327,6 +327,11 @@ def gold_sentence_file(folder: str | PathLike) -> Path:
     if number is not None and (folder / f"input_scenario{number}.txt").is_file():
         return folder / f"input_scenario{number}.txt"
     candidates = sorted(folder.glob("input_*.txt"))
+    if not candidates and _is_2020_folder(folder):
+        raise ValueError(
+            f"{folder}: a scenario folder of the 2020 layout (scenario.txt and scenario.ann): "
+            f"score it with edition=2020 (--edition 2020)"
+        )
     if len(candidates) != 1:
         raise ValueError(
             f"{folder}: expected one gold sentence file input_<name>.txt, "
