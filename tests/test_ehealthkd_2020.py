@@ -372,3 +372,34 @@ def test_2020_folders_scored_as_2019_say_which_edition_they_need(tmp_path):
     gold, run = build(tmp_path, ORDER)
     with pytest.raises(ValueError, match=r"2020 layout.*--edition 2020"):
         taskeval.score_files("ehealthkd", references=gold, predictions=run)
+
+
+def test_the_gold_layout_stands_for_the_official_mode(tmp_path):
+    # --mode dev: development/main for scenarios 1 to 3, development/transfer for 4; --mode
+    # train: training for 1 to 3 only. Runs under a folder of another mode are left out.
+    case = ORDER
+    top = tmp_path / "submissions" / "team"
+    for mode in ("test", "dev", "train"):
+        for name in FOLDERS:
+            _write(top / mode / "run1" / name, case["sub_text"], case["sub_ann"])
+    for folder in ("development/main", "development/transfer", "training"):
+        _write(tmp_path / folder, case["gold_text"], case["gold_ann"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        dev = taskeval.score_files(
+            "ehealthkd",
+            references=tmp_path / "development",
+            predictions=tmp_path / "submissions",
+            edition=2020,
+        )
+        train = taskeval.score_files(
+            "ehealthkd",
+            references=tmp_path / "training",
+            predictions=tmp_path / "submissions",
+            edition=2020,
+        )
+    assert list(dev) == ["team/dev/run1"] and list(train) == ["team/train/run1"]
+    assert list(dev["team/dev/run1"]) == list(SCENARIOS)
+    assert list(train["team/train/run1"]) == list(SCENARIOS[:3])
+    for scenario, scores in dev["team/dev/run1"].items():
+        assert _same(scores, _expected("order", scenario))

@@ -208,9 +208,62 @@ def layout_2020(folder: Path) -> dict[str | None, Path] | None:
     return found or None
 
 
-def submissions_2020(folder: Path) -> list[tuple[str, Path]] | None:
+MODES = ("test", "dev", "train")
+_FIRST_THREE = ("scenario1", "scenario2", "scenario3")
+
+
+def _holds(folder: Path) -> bool:
+    return (folder / SENTENCE_FILE).is_file()
+
+
+def gold_2020(references: Path) -> tuple[dict[str, Path], str | None]:
+    """The gold folder of each scenario, and the official ``--mode`` the gold layout stands for.
+
+    ``testing`` (``test``): its ``scenarioN-...`` folders. ``development`` (``dev``): ``main``
+    for scenarios 1 to 3 and ``transfer`` for 4. A folder holding ``scenario.txt``: the scenario
+    its name says (``scenario2-taskA``), 4 for ``transfer``, else scenarios 1 to 3 (``training``
+    (``train``), ``main``), as the official modes use them.
+    """
+    if _holds(references):
+        named = _named_scenario(references)
+        if named is not None:
+            return {named: references}, None
+        if references.name == "transfer":
+            return {"scenario4": references}, "dev"
+        mode = "train" if references.name == "training" else "dev"
+        return dict.fromkeys(_FIRST_THREE, references), mode
+    found = layout_2020(references)
+    if found:
+        return {k: v for k, v in found.items() if k is not None}, "test"
+    main, transfer = references / "main", references / "transfer"
+    if _holds(main) or _holds(transfer):
+        golds = dict.fromkeys(_FIRST_THREE, main) if _holds(main) else {}
+        return {**golds, **({"scenario4": transfer} if _holds(transfer) else {})}, "dev"
+    raise ValueError(
+        f"{references}: expected a 2020 gold: a folder of scenario folders "
+        f"({', '.join(SCENARIO_FOLDERS_2020.values())}), a development folder (main, transfer) "
+        f"or one folder holding {SENTENCE_FILE} and its .ann"
+    )
+
+
+def is_2020_gold(references: Path) -> bool:
+    """Whether a folder is a gold of the 2020 layout (``gold_2020`` finds a ``scenario.txt``)."""
+    try:
+        golds, _ = gold_2020(references)
+    except ValueError:
+        return False
+    return any(map(_holds, golds.values()))
+
+
+def _other_mode(name: str, mode: str | None) -> bool:
+    """Whether a run's path says it is a run of another mode (``TEAM/dev/run1`` for test)."""
+    return mode is not None and any(p in MODES and p != mode for p in name.split("/")[:-1])
+
+
+def submissions_2020(folder: Path, mode: str | None = None) -> list[tuple[str, Path]] | None:
     """The runs of a folder of several (``TEAM/test/run1``, up to three levels deep), named by
-    their path in it; None when the folder is itself one run."""
+    their path in it; None when the folder is itself one run. Runs under a folder named for
+    another mode than the gold's (``dev`` beside ``test``) are left out, as ``--mode`` does."""
     if layout_2020(folder) is not None:
         return None
     runs: list[tuple[str, Path]] = []
@@ -225,28 +278,29 @@ def submissions_2020(folder: Path) -> list[tuple[str, Path]] | None:
                 walk(child, depth + 1)
 
     walk(folder, 1)
-    if not runs:
+    kept = [(name, path) for name, path in runs if not _other_mode(name, mode)]
+    if not kept:
         raise ValueError(
-            f"{folder}: no 2020 submission found: expected scenario folders "
-            f"({', '.join(SCENARIO_FOLDERS_2020.values())}) holding {SENTENCE_FILE} and its "
-            f".ann, or a folder of such runs"
+            f"{folder}: no 2020 submission found{f' for the {mode} gold' if runs else ''}: "
+            f"expected scenario folders ({', '.join(SCENARIO_FOLDERS_2020.values())}) holding "
+            f"{SENTENCE_FILE} and its .ann, or a folder of such runs"
         )
-    return runs
+    return kept
 
 
 def scenario_pairs_2020(
     references: Path, predictions: Path, scenario: str | None
 ) -> list[tuple[str, Path, Path]]:
-    """``(scenario, gold folder, submission folder)`` for each scenario the run has (as the
-    official ``evaltest``, a scenario whose ``scenario.txt`` the run lacks is not scored)."""
-    gold, subm = layout_2020(references), layout_2020(predictions)
-    if gold is None:
-        raise ValueError(f"{references}: expected a 2020 gold scenario folder or a folder of them")
-    assert subm is not None
-    one_gold = list(gold) == [None] or references in gold.values()
+    """``(scenario, gold folder, submission folder)`` for each scenario the run has and the gold
+    scores (see ``gold_2020``). As the official ``evaltest``, a scenario whose ``scenario.txt``
+    the run lacks is not scored, nor one the gold's mode has no gold for (``train``: 4)."""
+    golds, _ = gold_2020(references)
+    subm = layout_2020(predictions)
+    if subm is None:
+        raise ValueError(f"{predictions}: expected a 2020 run (scenario folders) or one of them")
     pairs = []
     for named, folder in subm.items():
-        chosen = named or scenario or (next(iter(gold)) if one_gold else None)
+        chosen = named or scenario or (next(iter(golds)) if len(golds) == 1 else None)
         if chosen is None:
             raise ValueError(
                 f"{folder}: neither its name nor the gold's tells which scenario it holds: "
@@ -254,10 +308,12 @@ def scenario_pairs_2020(
             )
         if scenario is not None and chosen != scenario:
             continue
-        gold_folder = references if one_gold else gold.get(chosen)
+        gold_folder = golds.get(chosen)
         if gold_folder is None:
-            raise ValueError(f"{references}: no {SCENARIO_FOLDERS_2020[chosen]} folder")
-        if not (folder / SENTENCE_FILE).is_file():
+            if named is not None and len(subm) > 1:
+                continue  # a scenario of the run that this gold does not score
+            raise ValueError(f"{references}: no gold for {chosen}")
+        if not _holds(folder):
             warnings.warn(
                 f"{folder}: no {SENTENCE_FILE}; {chosen} not scored, as officially",
                 stacklevel=_caller_level(),

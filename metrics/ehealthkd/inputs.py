@@ -642,15 +642,9 @@ def scenario_pairs(
     not tell it); each must have its gold. Gold scenarios the submission lacks are skipped
     with a warning.
     """
-    from .brat import layout_2020, scenario_pairs_2020
+    from .brat import is_2020_gold, scenario_pairs_2020
 
-    if (
-        Path(references).is_dir()
-        and Path(predictions).is_dir()
-        and _layout(Path(references)) is None
-        and layout_2020(Path(references)) is not None
-        and layout_2020(Path(predictions)) is not None
-    ):
+    if Path(references).is_dir() and Path(predictions).is_dir() and is_2020_gold(Path(references)):
         return scenario_pairs_2020(Path(references), Path(predictions), scenario)
     gold, subm = _layouts(references, predictions, scenario)
     if Path(predictions) in subm.values():
@@ -689,7 +683,7 @@ def score_files(
 
 
 def _score_files_2020(references: Path, predictions: Path, scenario: str | None) -> dict[str, dict]:
-    from .brat import read_scenario_2020, scenario_pairs_2020, submissions_2020
+    from .brat import gold_2020, read_scenario_2020, scenario_pairs_2020, submissions_2020
 
     if scenario is not None:
         check_scenario(scenario, 2020)
@@ -705,7 +699,7 @@ def _score_files_2020(references: Path, predictions: Path, scenario: str | None)
         return out
 
     with gc_paused():
-        runs = submissions_2020(predictions)
+        runs = submissions_2020(predictions, gold_2020(references)[1])
         if runs is None:
             return one(predictions)
         return {name: one(path) for name, path in runs}
