@@ -403,3 +403,21 @@ def test_the_gold_layout_stands_for_the_official_mode(tmp_path):
     assert list(train["team/train/run1"]) == list(SCENARIOS[:3])
     for scenario, scores in dev["team/dev/run1"].items():
         assert _same(scores, _expected("order", scenario))
+
+
+def _bad_phrase(texts: list[str], k: int) -> str:
+    """A single span from sentence ``k``'s start to 3 characters past its end: it cannot be
+    split into words (the official tool scores it silently, on a cut text)."""
+    start = _starts(texts)[k]
+    return f"T90\tConcept {start} {start + len(texts[k]) + 3}\tx\n"
+
+
+def test_an_unscorable_span_counts_only_where_its_sentence_is_scored(tmp_path):
+    # In the sentence of the unannotated gold, never scored: the official numbers.
+    unscored = dict(ALIGNMENT, sub_ann=ALIGNMENT["sub_ann"] + _bad_phrase(_SUB_TEXTS, 1))
+    for scenario, scores in _score(tmp_path / "a", unscored).items():
+        assert _same(scores, _expected("alignment", scenario))
+    # In a scored sentence: refused, naming the line.
+    scored = dict(ALIGNMENT, sub_ann=ALIGNMENT["sub_ann"] + _bad_phrase(_SUB_TEXTS, 0))
+    with pytest.raises(ValueError, match=r"line 7: .*ends past the end of the sentence"):
+        _score(tmp_path / "b", scored)

@@ -51,6 +51,7 @@ class _Annotations:
     phrases: dict[str, tuple[int, Keyphrase]] = field(default_factory=dict)  # raw id: the last
     events: list[tuple[int, str, str, list[tuple[str, str]]]] = field(default_factory=list)
     links: list[tuple[int, str, str, str]] = field(default_factory=list)  # line, label, ids
+    problems: dict[int, ValueError] = field(default_factory=dict)  # sentence: its first problem
 
 
 def _fail(path: Path, number: int, problem: str) -> ValueError:
@@ -76,7 +77,14 @@ def _parse_entity(ann: Path, number: int, line: str, sentences: _Sentences, out:
     except ValueError:
         raise _fail(ann, number, f"a key-phrase id must be T<int>, got {shown(raw_id)}") from None
     k = _sentence_of(sentences, ann, number, pairs[0][0])
-    entity = (k, _keyphrase(sentences, ann, number, k, kp_id, label, pairs))
+    try:
+        entity = (k, _keyphrase(sentences, ann, number, k, kp_id, label, pairs))
+    except ValueError as e:
+        # Pairs that cannot be split or lie before the sentence: refused only if the sentence
+        # is scored (the official tool scores them silently; see read_scenario_2020).
+        out.problems.setdefault(k, e)
+        offset = sentences.starts[k]
+        entity = (k, Keyphrase(kp_id, label, tuple((a - offset, b - offset) for a, b in pairs)))
     out.entities.append(entity)
     out.phrases[raw_id] = entity  # a later T line with the same id takes the id over
 
@@ -120,8 +128,10 @@ def _attribute_refs(ann: Path, content: list[str], phrases: dict) -> None:
             )
 
 
-def read_scenario_file(path: str | PathLike) -> list[Sentence]:
-    """Every sentence of a 2020 ``scenario.txt`` with the annotations of its ``scenario.ann``."""
+def read_scenario_file(path: str | PathLike) -> tuple[list[Sentence], dict[int, ValueError]]:
+    """Every sentence of a 2020 ``scenario.txt`` with the annotations of its ``scenario.ann``,
+    and the sentences whose key phrases cannot be scored (a negative offset, start > end, a
+    single span past the sentence), each with its first such problem."""
     txt = Path(path)
     ann = txt.with_suffix(".ann")
     texts = read_sentences_2020(txt)
@@ -162,7 +172,7 @@ def read_scenario_file(path: str | PathLike) -> list[Sentence]:
                 f"cannot be formatted)",
             )
         rels[k].append(Relation(label, a.id, b.id))
-    return [Sentence(t, tuple(kps[k]), tuple(rels[k])) for k, t in enumerate(texts)]
+    return [Sentence(t, tuple(kps[k]), tuple(rels[k])) for k, t in enumerate(texts)], out.problems
 
 
 def read_scenario_2020(
@@ -173,12 +183,17 @@ def read_scenario_2020(
     sentence without a counterpart gets an empty one), gold sentences without annotation left
     out, and where each pair lies (for error messages)."""
     gold_file, sub_file = Path(references) / SENTENCE_FILE, Path(predictions) / SENTENCE_FILE
-    gold_all, sub_all = read_scenario_file(gold_file), read_scenario_file(sub_file)
+    (gold_all, gold_problems), (sub_all, sub_problems) = map(
+        read_scenario_file, (gold_file, sub_file)
+    )
     gold, sub, names = [], [], []
     for index, sub_index in aligned_pairs(sub_all, gold_all):
         g = gold_all[index]
         if not is_annotated(g):
             continue
+        for problem in (gold_problems.get(index), sub_problems.get(sub_index)):
+            if problem is not None:
+                raise problem
         gold.append(g)
         if sub_index is None:
             sub.append(Sentence(g.text, (), ()))

@@ -10,7 +10,8 @@ only with the same label); phrases listed in any order (sorted by the reader); k
 repeated as ``T5`` and ``T05``; relation labels in other case; ``*`` lines with several ids;
 legacy ``E`` lines, ``A`` and ``#`` lines; blank lines (dropped), whitespace-only lines (kept,
 empty), CRLF and lone CR, the other breaks of ``str.splitlines()`` (``\x0c``, U+2028...); now and then a relation across sentences or a line the reader cannot
-parse (no official number: taskeval must refuse).
+parse (no official number: taskeval must refuse); spans that cannot be scored (past the
+sentence, start > end) in a sentence that is never scored (accepted, as officially).
 
 Every case is scored by the official code (``scripts/evaltest.py``'s ``evaluate_scenario``,
 imported from the official checkout ``ehealthkd-2020``) and by ``compute(edition=2020)`` on
@@ -249,6 +250,10 @@ def draw_run(rng: random.Random, gold: list[Sent]) -> list[Sent]:
     elif r < 0.25:
         extra = Sent(draw_text(rng))
         annotate(rng, extra, counter, used)
+        if rng.random() < 0.3:  # a span the metric refuses where scored; never scored here
+            n, bad = counter[0], rng.choice([(0, len(extra.text) + 3), (3, 1)])
+            counter[0] += 1
+            extra.phrases.append(Phrase(n, _raw_id(rng, n, used), [bad], "Concept"))
         out.insert(rng.randint(0, len(out)), extra)  # an added sentence
     elif len(out) > 1 and r < 0.3:
         i = rng.randrange(len(out) - 1)
