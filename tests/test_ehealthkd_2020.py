@@ -434,3 +434,17 @@ def test_an_unscorable_span_counts_only_where_its_sentence_is_scored(tmp_path):
     scored = dict(ALIGNMENT, sub_ann=ALIGNMENT["sub_ann"] + _bad_phrase(_SUB_TEXTS, 0))
     with pytest.raises(ValueError, match=r"line 7: .*ends past the end of the sentence"):
         _score(tmp_path / "b", scored)
+
+
+def test_scenario_4_of_2019_files_says_it_needs_the_2020_edition(tmp_path, capsys):
+    from taskeval.cli import main
+
+    gold, run = tmp_path / "gold" / "scenario1-main", tmp_path / "run" / "scenario1-main"
+    for folder, name in ((gold, "input_scenario1.txt"), (run, "output_scenario1.txt")):
+        folder.mkdir(parents=True)
+        (folder / name).write_text("a b\n", encoding="utf-8")
+        (folder / "output_a_scenario1.txt").write_text("1\t0 1\tConcept\ta\n", encoding="utf-8")
+        (folder / "output_b_scenario1.txt").write_text("", encoding="utf-8")
+    args = ["score", "ehealthkd", "--references", str(gold), "--predictions", str(run)]
+    assert main([*args, "--scenario", "4"]) == 1
+    assert "scenario4 needs edition 2020" in capsys.readouterr().err

@@ -554,8 +554,8 @@ def _layouts(
     references: str | PathLike, predictions: str | PathLike, scenario: str | None
 ) -> tuple[dict[str | None, Path], dict[str | None, Path]]:
     """The scenario folders of both sides, checked."""
-    if scenario is not None and scenario not in SCENARIOS:
-        raise ValueError(f"scenario must be one of {', '.join(SCENARIOS)}, got {shown(scenario)}")
+    if scenario is not None:
+        check_scenario(scenario)
     for path in (references, predictions):
         if not Path(path).is_dir():
             raise ValueError(f"{path}: no such folder")
