@@ -10,7 +10,7 @@ from .checked_metric import CheckedRows
 from .details import item_details
 from .plain_values import as_int, as_list
 from .records import ALL_SCENARIOS
-from .rows import check_edition, check_lengths, check_rows, normalize_row
+from .rows import check_edition, check_lengths, check_rows, check_scenario, normalize_row
 from .scoring import ehealthkd, score
 from .shortcuts import keyphrase_match
 
@@ -192,6 +192,9 @@ class Ehealthkd(CheckedRows, evaluate.Metric):
         return _checked(predictions, "predictions", start), _checked(
             references, "references", start
         )
+
+    def _checked_options(self, details=False, edition=2019):
+        check_scenario(self._scenario, check_edition(edition))
 
     def _compute(self, predictions, references, details=False, edition=2019):
         # The rows were checked on the way in; normalising again (single spans split into
