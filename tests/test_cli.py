@@ -231,7 +231,7 @@ def test_usage_errors_exit_2_on_one_line():
         (["install", "nosuch"], "unknown metric 'nosuch'"),
         (["compare", "scifact_abstract,ehealthkd", "--predictions", "p"], "ehealthkd has configs"),
         (["score", "fever_score", "--predictions", "p", "--workers", "2"], "--workers"),
-        (["score", "ehealthkd", "--predictions", "p", "--references", "r", "--scenario", "4"], "4"),
+        (["score", "ehealthkd", "--predictions", "p", "--references", "r", "--scenario", "5"], "5"),
         (["compare", "fever_score", "--predictions", "p", "q", "--names", "A"], "1 names"),
         (
             ["score", "ehealthkd", "--predictions", "p", "--references", "r", "--best", "--ci"],

@@ -14,6 +14,7 @@ from taskeval.contract import (
     FileKinds,
     Files,
     MetricContract,
+    Option,
     OutputFormat,
     Reader,
     ResultFilter,
@@ -39,9 +40,16 @@ if TYPE_CHECKING:
 
 def _scenario(text: str) -> str:
     number = text.removeprefix("scenario")
-    if number not in ("1", "2", "3"):
+    if number not in ("1", "2", "3", "4"):
         raise ValueError(text)
     return f"scenario{number}"
+
+
+def _edition(text: str) -> int:
+    edition = int(text)
+    if edition not in core.EDITIONS:
+        raise ValueError(text)
+    return edition
 
 
 _SCORES = ("precision", "recall", "f1")
@@ -51,20 +59,24 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> SumStatistics:
     """Sentences; the eight counts of each sentence (the core's ``totals``), turned into scores
     by the core's ``metrics`` for the scenario."""
     scenario = config or "scenario1"
-    core.check_scenario(scenario)
+    edition = core.check_edition(options.get("edition", 2019))
+    core.check_scenario(scenario, edition)
 
     def official(inputs: Mapping[str, Any]) -> dict[str, Any]:
-        return core.ehealthkd(inputs["predictions"], inputs["references"], scenario)
+        return core.ehealthkd(
+            inputs["predictions"], inputs["references"], scenario, edition=edition
+        )
 
     def stats(inputs: Mapping[str, Any]) -> list[list[float]]:
-        preds = core.normalize_rows(inputs["predictions"], "predictions")
-        refs = core.normalize_rows(inputs["references"], "references")
+        preds = core.normalize_rows(inputs["predictions"], "predictions", edition)
+        refs = core.normalize_rows(inputs["references"], "references", edition)
         core.check_lengths(len(preds), len(refs))
-        return _rows(len(preds), core.match_pairs(preds, refs))
+        return _rows(len(preds), core.match_pairs(preds, refs, edition=edition))
 
     def _rows(n: int, matches: list) -> list[list[float]]:
         rows = [[0.0] * len(core.COUNT_KEYS) for _ in range(n)]
-        # A sentence pair the official tool skips (no gold annotation, other text) counts zero.
+        # A sentence pair the official tool skips (no gold annotation, other text) counts zero;
+        # in 2020 a pair's index is its reference sentence's.
         for m in matches:
             counts = core.totals([m])
             rows[m.index] = [float(counts[k]) for k in core.COUNT_KEYS]
@@ -77,23 +89,23 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> SumStatistics:
         core.check_rows(predictions, "predictions")
         core.check_rows(references, "references")
         core.check_lengths(len(predictions), len(references))
-        preds = core.normalize_rows(predictions, "predictions")
-        refs = core.normalize_rows(references, "references")
+        preds = core.normalize_rows(predictions, "predictions", edition)
+        refs = core.normalize_rows(references, "references", edition)
         return scored(preds, refs)
 
     def scored(preds: list, refs: list) -> tuple[dict[str, Any], list]:
         # The sentence pairs matched once, for the official values and the rows alike.
-        matches = core.match_pairs(preds, refs)
-        return core.scores_of(matches, scenario), _rows(len(preds), matches)
+        matches = core.match_pairs(preds, refs, edition=edition)
+        return core.scores_of(matches, scenario, edition), _rows(len(preds), matches)
 
     def from_files(references: Any, predictions: Any) -> tuple[dict[str, Any], list]:
         # The sentences as read, not turned into compute() rows and normalized back: the very
         # sentences (normalizing a row made of a sentence gives that sentence).
-        submitted, gold, _ = read_sentence_pairs(references, predictions)
+        submitted, gold, _ = read_sentence_pairs(references, predictions, edition)
         return scored(submitted, gold)
 
     def scores(sums: list[float], n: int) -> dict[str, float]:
-        values = core.metrics(dict(zip(core.COUNT_KEYS, map(round, sums))), scenario)
+        values = core.metrics(dict(zip(core.COUNT_KEYS, map(round, sums))), scenario, edition)
         return {k: values[k] for k in _SCORES}
 
     return SumStatistics(
@@ -178,15 +190,27 @@ CONTRACT = MetricContract(
     ),
     config=Config(
         "scenario",
-        core.SCENARIOS,
+        core.ALL_SCENARIOS,
         _scenario,
         metavar="N",
-        expected="1, 2 or 3",
+        expected="1, 2, 3 or 4 (4 with --edition 2020)",
         help="score scenario N only (1: key phrases and relations, 2: key phrases, "
-        "3: relations); also names the scenario of a folder whose names do not tell it",
+        "3: relations, 4: the 2020 transfer scenario, as 1); also names the scenario of a "
+        "folder whose names do not tell it",
         default="scenario1",
         pairs=scenario_pairs,
     ),
+    options=[
+        Option(
+            "edition",
+            _edition,
+            metavar="YEAR",
+            help="the eHealth-KD edition whose official evaluation is reproduced: 2019 "
+            "(output_a_/output_b_ files) or 2020 (BRAT scenario.txt and scenario.ann; partial "
+            "matches need the same label, sentences aligned by normalised text, scenario 4)",
+            default=2019,
+        )
+    ],
     reader=Reader(read_official, score_files, references_from_hub=references_from_hub),
     statistics=statistics,
     formats=[

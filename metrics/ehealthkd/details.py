@@ -255,9 +255,12 @@ def relation_details(m: PairMatch) -> list[dict[str, Any]]:
     )
 
 
-def item_details(matches: Sequence[PairMatch], scenario: str = "scenario1") -> list[dict[str, Any]]:
-    """The per-item records of a scenario: key phrases (scenarios 1, 2), relations (1, 3)."""
-    check_scenario(scenario)
+def item_details(
+    matches: Sequence[PairMatch], scenario: str = "scenario1", edition: int = 2019
+) -> list[dict[str, Any]]:
+    """The per-item records of a scenario: key phrases (scenarios 1, 2, 4), relations (1, 3,
+    4)."""
+    check_scenario(scenario, edition)
     records = []
     for m in matches:
         if scenario != "scenario3":

@@ -1,4 +1,5 @@
-"""``ehealthkd``: the eHealth-KD 2019 evaluation (``scripts/evaltest.py``) as an ``evaluate`` metric."""
+"""``ehealthkd``: the eHealth-KD 2019 and 2020 evaluations (``scripts/evaltest.py``) as an
+``evaluate`` metric."""
 
 import datasets
 import evaluate
@@ -8,8 +9,8 @@ import evaluate
 from .checked_metric import CheckedRows
 from .details import item_details
 from .plain_values import as_int, as_list
-from .records import SCENARIOS
-from .rows import check_lengths, check_rows, normalize_row
+from .records import ALL_SCENARIOS
+from .rows import check_edition, check_lengths, check_rows, check_scenario, normalize_row
 from .scoring import ehealthkd, score
 from .shortcuts import keyphrase_match
 
@@ -33,6 +34,10 @@ correct, incorrect (same spans, other label), partial (overlap, any label), miss
 Subtask B relations as correct, missing or spurious, their endpoints mapped through the correct
 and partial key-phrase matches. The config name picks the scenario: `scenario1` (default, A + B),
 `scenario2` (A only) or `scenario3` (B given the gold A). Partial matches count half.
+`edition=2020` scores by the eHealth-KD 2020 rules (knowledge-learning/ehealthkd-2020): partial
+matches need the same label, sentences are aligned by their normalised text, key phrases are
+sorted, relation labels are compared as written, and `scenario4` (the transfer scenario, A + B)
+is added.
 """
 
 _KWARGS_DESCRIPTION = """
@@ -53,6 +58,8 @@ Args:
         "relation"), `outcome` (correct, incorrect, partial, missing, spurious; "ignored" for a
         duplicate relation line), gold and predicted `*_label`, `*_text`, `*_id` and `*_spans`
         (key phrases) or `*_source` and `*_target` ids (relations), and `why`.
+    edition (int, default 2019): the edition whose official evaluation is reproduced, 2019 or
+        2020 (see the metric card's "Editions" for the rules that differ).
 Returns:
     correct_A, incorrect_A, partial_A, missing_A, spurious_A, correct_B, missing_B, spurious_B:
         the counts over the evaluated sentences (all eight in every scenario);
@@ -154,10 +161,10 @@ def _checked(rows, side, start):
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Ehealthkd(CheckedRows, evaluate.Metric):
     def _info(self):
-        if self.config_name not in ("default", *SCENARIOS):
+        if self.config_name not in ("default", *ALL_SCENARIOS):
             raise ValueError(
                 f"ehealthkd: unknown config {self.config_name!r}; expected one of "
-                f"{', '.join(SCENARIOS)} (default scenario1)"
+                f"{', '.join(ALL_SCENARIOS)} (default scenario1; scenario4: edition 2020)"
             )
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
@@ -186,9 +193,13 @@ class Ehealthkd(CheckedRows, evaluate.Metric):
             references, "references", start
         )
 
-    def _compute(self, predictions, references, details=False):
+    def _checked_options(self, details=False, edition=2019):
+        check_scenario(self._scenario, check_edition(edition))
+
+    def _compute(self, predictions, references, details=False, edition=2019):
         # The rows were checked on the way in; normalising again (single spans split into
-        # words, relation labels lower-cased) is what the scoring needs.
-        preds = [normalize_row("predictions", i, row) for i, row in enumerate(predictions)]
-        refs = [normalize_row("references", i, row) for i, row in enumerate(references)]
-        return score(preds, refs, self._scenario, details=details)
+        # words, relation labels lower-cased in 2019) is what the scoring needs.
+        check_edition(edition)
+        preds = [normalize_row("predictions", i, r, edition) for i, r in enumerate(predictions)]
+        refs = [normalize_row("references", i, r, edition) for i, r in enumerate(references)]
+        return score(preds, refs, self._scenario, details=details, edition=edition)

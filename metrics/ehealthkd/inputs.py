@@ -28,7 +28,7 @@ from typing import Any
 
 from .plain_values import gc_paused, shown
 from .records import SCENARIOS, Keyphrase, Relation, Sentence, split_words
-from .rows import span_problem
+from .rows import check_edition, check_scenario, span_problem
 from .scoring import score
 
 # compute() options with the parser of their CLI value: none (the scenario is the config name).
@@ -327,6 +327,11 @@ def gold_sentence_file(folder: str | PathLike) -> Path:
     if number is not None and (folder / f"input_scenario{number}.txt").is_file():
         return folder / f"input_scenario{number}.txt"
     candidates = sorted(folder.glob("input_*.txt"))
+    if not candidates and _is_2020_folder(folder):
+        raise ValueError(
+            f"{folder}: a scenario folder of the 2020 layout (scenario.txt and scenario.ann): "
+            f"score it with edition=2020 (--edition 2020)"
+        )
     if len(candidates) != 1:
         raise ValueError(
             f"{folder}: expected one gold sentence file input_<name>.txt, "
@@ -396,14 +401,27 @@ def read_scenario(
     return sub, gold, [f"{sub_file}, line {k + 1}" for k in scored]
 
 
+def _is_2020_folder(folder: str | PathLike) -> bool:
+    """Whether a scenario folder is laid out as in 2020 (``scenario.txt`` and its ``.ann``)."""
+    return (Path(folder) / "scenario.txt").is_file()
+
+
 def read_sentence_pairs(
-    references: str | PathLike | None, predictions: str | PathLike
+    references: str | PathLike | None, predictions: str | PathLike, edition: int | None = None
 ) -> tuple[list[Sentence], list[Sentence], list[str]]:
     """``read_scenario`` as ``read_official`` calls it (the same refusals and warnings), with the
-    garbage collector paused: the sentences that ``read_official`` turns into rows."""
+    garbage collector paused: the sentences that ``read_official`` turns into rows. The 2020
+    layout (``edition=2020``, or by default a folder holding ``scenario.txt``) is read by
+    ``brat.read_scenario_2020``."""
     if references is None:
         raise ValueError("ehealthkd needs the gold scenario folder as references")
+    if edition is None:
+        edition = 2020 if _is_2020_folder(predictions) else 2019
     with gc_paused():
+        if check_edition(edition) == 2020:
+            from .brat import read_scenario_2020
+
+            return read_scenario_2020(references, predictions)
         return read_scenario(references, predictions)
 
 
@@ -427,7 +445,9 @@ def read_official(references: str | PathLike, predictions: str | PathLike) -> di
     differ, are left out, since the official evaluation skips them (predictions included);
     every line is still checked. Spans are sentence-relative and normalised as the official
     tool does (sorted except in the first sentence, single spans split at spaces), relation
-    labels lower-cased, cross-sentence relations dropped with a warning.
+    labels lower-cased, cross-sentence relations dropped with a warning. Folders of the 2020
+    layout (``scenario.txt``) are read as the 2020 tool reads them (see ``brat.py``): aligned
+    by normalised text, relation labels as written; score those rows with ``edition=2020``.
     """
     sub, gold, _ = read_sentence_pairs(references, predictions)
     return {"predictions": [_row(s) for s in sub], "references": [_row(s) for s in gold]}
@@ -534,8 +554,8 @@ def _layouts(
     references: str | PathLike, predictions: str | PathLike, scenario: str | None
 ) -> tuple[dict[str | None, Path], dict[str | None, Path]]:
     """The scenario folders of both sides, checked."""
-    if scenario is not None and scenario not in SCENARIOS:
-        raise ValueError(f"scenario must be one of {', '.join(SCENARIOS)}, got {shown(scenario)}")
+    if scenario is not None:
+        check_scenario(scenario)
     for path in (references, predictions):
         if not Path(path).is_dir():
             raise ValueError(f"{path}: no such folder")
@@ -622,6 +642,10 @@ def scenario_pairs(
     not tell it); each must have its gold. Gold scenarios the submission lacks are skipped
     with a warning.
     """
+    from .brat import is_2020_gold, scenario_pairs_2020
+
+    if Path(references).is_dir() and Path(predictions).is_dir() and is_2020_gold(Path(references)):
+        return scenario_pairs_2020(Path(references), Path(predictions), scenario)
     gold, subm = _layouts(references, predictions, scenario)
     if Path(predictions) in subm.values():
         return [_submitted_scenario_folder(references, predictions, scenario, gold, subm)]
@@ -631,7 +655,10 @@ def scenario_pairs(
 
 
 def score_files(
-    references: str | PathLike, predictions: str | PathLike, scenario: str | None = None
+    references: str | PathLike,
+    predictions: str | PathLike,
+    scenario: str | None = None,
+    edition: int = 2019,
 ) -> dict[str, dict]:
     """What ``taskeval score ehealthkd`` prints.
 
@@ -640,9 +667,12 @@ def score_files(
     ``{"scenario1": {...}, ...}`` for the scenarios it holds; or a folder of several submissions,
     scored as ``{submission: {"scenario1": {...}, ...}}`` (see ``submissions``). ``references``
     is the gold, laid out the same way; ``scenario`` picks one scenario (see ``scenario_pairs``).
+    ``edition=2020`` reads the 2020 layout (``brat.py``) and scores by the 2020 rules.
     """
     if references is None:
         raise ValueError("ehealthkd needs the gold folder as references")
+    if check_edition(edition) == 2020:
+        return _score_files_2020(Path(references), Path(predictions), scenario)
     with gc_paused():
         runs = submissions(predictions)
         if runs is None:
@@ -650,6 +680,29 @@ def score_files(
         return {
             name: _score_pairs(scenario_pairs(references, path, scenario)) for name, path in runs
         }
+
+
+def _score_files_2020(references: Path, predictions: Path, scenario: str | None) -> dict[str, dict]:
+    from .brat import gold_2020, read_scenario_2020, scenario_pairs_2020, submissions_2020
+
+    if scenario is not None:
+        check_scenario(scenario, 2020)
+    for path in (references, predictions):
+        if not path.is_dir():
+            raise ValueError(f"{path}: no such folder")
+
+    def one(run: Path) -> dict[str, dict]:
+        out = {}
+        for name, gold_dir, sub_dir in scenario_pairs_2020(references, run, scenario):
+            submitted, gold, names = read_scenario_2020(gold_dir, sub_dir)
+            out[name] = score(submitted, gold, name, names, edition=2020)
+        return out
+
+    with gc_paused():
+        runs = submissions_2020(predictions, gold_2020(references)[1])
+        if runs is None:
+            return one(predictions)
+        return {name: one(path) for name, path in runs}
 
 
 def _score_pairs(pairs: list[tuple[str, Path, Path]]) -> dict[str, dict]:

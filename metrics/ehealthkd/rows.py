@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .plain_values import INT64, as_int, as_list, int_problem, shown
-from .records import SCENARIOS, Keyphrase, Relation, Sentence, split_words
+from .records import EDITION_SCENARIOS, EDITIONS, Keyphrase, Relation, Sentence, split_words
 
 _ROW_FIELDS = ("text", "keyphrases", "relations")
 _KEYPHRASE_FIELDS = ("id", "label", "spans")
@@ -28,9 +28,24 @@ def check_lengths(n_predictions: int, n_references: int) -> None:
         )
 
 
-def check_scenario(scenario: Any) -> str:
-    if scenario not in SCENARIOS:
-        raise ValueError(f"scenario must be one of {', '.join(SCENARIOS)}, got {shown(scenario)}")
+def check_edition(edition: Any) -> int:
+    """The edition as an int (2019 or 2020), or a ``ValueError``."""
+    if type(edition) is not int or edition not in EDITIONS:
+        raise ValueError(
+            f"edition must be one of {', '.join(map(str, EDITIONS))}, got {shown(edition)}"
+        )
+    return edition
+
+
+def check_scenario(scenario: Any, edition: int = 2019) -> str:
+    scenarios = EDITION_SCENARIOS[check_edition(edition)]
+    if scenario not in scenarios:
+        extra = f" (edition {edition})" if edition != 2019 else ""
+        if scenario in EDITION_SCENARIOS[2020] and edition == 2019:
+            extra = f" ({scenario} needs edition 2020)"
+        raise ValueError(
+            f"scenario must be one of {', '.join(scenarios)}{extra}, got {shown(scenario)}"
+        )
     return scenario
 
 
@@ -112,8 +127,9 @@ def _keyphrase(at: str, phrase: Any, text: str) -> Keyphrase:
     )
 
 
-def _relation(at: str, link: Any, ids: set[int]) -> Relation:
-    """One relation record, checked against the key-phrase ids of its sentence; label lower-cased."""
+def _relation(at: str, link: Any, ids: set[int], lower: bool = True) -> Relation:
+    """One relation record, checked against the key-phrase ids of its sentence; label lower-cased
+    (2019) or as written (2020, ``lower=False``)."""
     _check_fields(at, link, _RELATION_FIELDS, "relation")
     label = link["label"]
     if not isinstance(label, str):
@@ -131,11 +147,12 @@ def _relation(at: str, link: Any, ids: set[int]) -> Relation:
                 f"{at}, field {shown(field)}: no key phrase of this sentence has id {value}"
             )
         ends.append(value)
-    return Relation(label.lower(), *ends)
+    return Relation(label.lower() if lower else label, *ends)
 
 
-def normalize_row(side: str, index: int, row: Any) -> Sentence:
-    """Check one sentence row and return its ``Sentence`` (single spans split into words)."""
+def normalize_row(side: str, index: int, row: Any, edition: int = 2019) -> Sentence:
+    """Check one sentence row and return its ``Sentence`` (single spans split into words;
+    relation labels lower-cased in the 2019 edition, as written in 2020)."""
     where = f"{side}[{index}]"
     _check_fields(where, row, _ROW_FIELDS, "sentence")
     text = row["text"]
@@ -150,14 +167,14 @@ def normalize_row(side: str, index: int, row: Any) -> Sentence:
     ids = {phrase.id for phrase in keyphrases}
     relations = tuple(
         [
-            _relation(f"{where}, relations[{r}]", link, ids)
+            _relation(f"{where}, relations[{r}]", link, ids, edition == 2019)
             for r, link in enumerate(_list_field(where, row, "relations"))
         ]
     )
     return Sentence(text, keyphrases, relations)
 
 
-def normalize_rows(rows: Sequence[Mapping], side: str) -> list[Sentence]:
+def normalize_rows(rows: Sequence[Mapping], side: str, edition: int = 2019) -> list[Sentence]:
     """Check sentence rows (see the metric card) and return one ``Sentence`` per row."""
     check_rows(rows, side)
-    return [normalize_row(side, index, row) for index, row in enumerate(rows)]
+    return [normalize_row(side, index, row, edition) for index, row in enumerate(rows)]

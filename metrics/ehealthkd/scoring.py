@@ -1,15 +1,17 @@
 """Scoring core of ``ehealthkd``: the eHealth-KD 2019 evaluation (``scripts/evaltest.py`` with
 ``scripts/score.py``), one official rule per function, in the order the official code applies
-them:
+them (the 2020 edition, ``edition=2020``, replaces the rules named after each step):
 
 1. the evaluated sentence pairs: paired by position, skipped when the gold has no annotation or
-   the texts differ (``match_pairs``);
+   the texts differ (``match_pairs``; 2020: ``aligned_pairs``, then ``sorted_keyphrases``);
 2. Subtask A, three first-match, one-to-one passes in submission × gold order: ``correct_match``,
-   ``incorrect_match``, ``partial_match`` (``match_keyphrases``);
+   ``incorrect_match``, ``partial_match`` (``match_keyphrases``; 2020:
+   ``labelled_partial_match``);
 3. Subtask B, both sides without duplicates, endpoints mapped through correct or partial
    key-phrase matches only, gold ``same-as`` classes (``find_relation``, ``match_relations``);
 4. the eight counts (``pair_counts``, ``totals``), the scenario's share of them
-   (``scenario_counts``) and precision, recall and F1 from those (``precision_recall_f1``).
+   (``scenario_counts``; 2020 adds scenario 4) and precision, recall and F1 from those
+   (``precision_recall_f1``; 2020: ``zero_ratio`` is the float 0.0).
 
 ``score`` runs them on ``Sentence`` tuples; ``ehealthkd`` checks sentence rows first
 (``rows.py``). Shortcuts that give the same records faster on common pairs are in
@@ -26,6 +28,8 @@ from typing import Any, NamedTuple
 from . import shortcuts
 from .plain_values import shown
 from .records import (
+    ALL_SCENARIOS,
+    EDITIONS,
     SCENARIOS,
     Keyphrase,
     KeyphraseMatch,
@@ -38,6 +42,7 @@ from .records import (
     unique_relations,
 )
 from .rows import (
+    check_edition,
     check_lengths,
     check_rows,
     check_scenario,
@@ -48,7 +53,9 @@ from .rows import (
 
 # Names of the records and row checks, importable from here as before.
 __all__ = [
+    "ALL_SCENARIOS",
     "COUNT_KEYS",
+    "EDITIONS",
     "OUTPUT_KEYS",
     "SAME_AS",
     "SCENARIOS",
@@ -59,6 +66,7 @@ __all__ = [
     "Relation",
     "RelationMatch",
     "Sentence",
+    "check_edition",
     "check_lengths",
     "check_rows",
     "check_scenario",
@@ -162,18 +170,34 @@ def partial_match(phrase: Keyphrase, gold: Sequence[Keyphrase], left: list[int])
     return None
 
 
+def labelled_partial_match(
+    phrase: Keyphrase, gold: Sequence[Keyphrase], left: list[int]
+) -> int | None:
+    """2020 partial (after the exact-span passes): the first remaining gold phrase *with the same
+    label* that overlaps."""
+    pairs, label = phrase.pairs, phrase.label
+    for j in left:
+        if gold[j].label == label and overlap(pairs, gold[j].pairs):
+            return j
+    return None
+
+
 def match_keyphrases(
-    submitted: Sequence[Keyphrase], gold: Sequence[Keyphrase], where: str = "sentence"
+    submitted: Sequence[Keyphrase],
+    gold: Sequence[Keyphrase],
+    where: str = "sentence",
+    edition: int = 2019,
 ) -> KeyphraseMatch:
     """Subtask A on one sentence pair: the correct, incorrect and partial passes, each over the
-    submitted phrases left in order, pairing one to one; what is left is spurious or missing."""
+    submitted phrases left in order, pairing one to one; what is left is spurious or missing.
+    The partial pass is the edition's (``partial_match``, ``labelled_partial_match``)."""
     outcome = ["spurious"] * len(submitted)
     gold_of: list[int | None] = [None] * len(submitted)
     sub_left, gold_left = list(range(len(submitted))), list(range(len(gold)))
     passes = (
         ("correct", correct_match),
         ("incorrect", lambda phrase, gold, left: incorrect_match(phrase, gold, left, where)),
-        ("partial", partial_match),
+        ("partial", labelled_partial_match if edition == 2020 else partial_match),
     )
     for kind, find in passes:
         for i in list(sub_left):
@@ -335,28 +359,106 @@ def is_annotated(gold: Sentence) -> bool:
     return bool(gold.keyphrases or gold.relations)
 
 
-def match_pair(index: int, submitted: Sentence, gold: Sentence, where: str) -> PairMatch:
+def match_pair(
+    index: int, submitted: Sentence, gold: Sentence, where: str, edition: int = 2019
+) -> PairMatch:
     """Subtask A, then B through A's correct and partial matches, on one evaluated pair (a
     shortcut, where one applies, gives the very records the rule gives)."""
     a = shortcuts.keyphrase_match(submitted.keyphrases, gold.keyphrases)
     if a is None:
-        a = match_keyphrases(submitted.keyphrases, gold.keyphrases, where)
+        a = match_keyphrases(submitted.keyphrases, gold.keyphrases, where, edition)
     b = shortcuts.relation_match(submitted.relations, gold.relations)
     if b is None:
         b = match_relations(submitted, gold, a.mapping())
     return PairMatch(index, submitted, gold, a, b)
 
 
+def normalised_text(text: str) -> str:
+    """2020: the text two sentences are aligned by, lower-cased, alphanumeric characters only."""
+    return "".join(c.lower() for c in text if c.isalnum())
+
+
+def aligned_pairs(
+    predictions: Sequence[Sentence], references: Sequence[Sentence]
+) -> list[tuple[int, int | None]]:
+    """2020: ``(reference index, prediction index or None)`` for every reference sentence.
+
+    Each reference in order is compared, by ``normalised_text``, with the next unused
+    prediction: equal, both are used; else the reference gets no prediction (None: an empty
+    one) and that prediction waits for the next reference. References left when the predictions
+    end get none; predictions left when the references end are ignored, with a warning.
+    """
+    out: list[tuple[int, int | None]] = []
+    sub, unmatched = 0, 0
+    sub_keys = [normalised_text(s.text) for s in predictions]
+    for index, gold in enumerate(references):
+        if sub < len(predictions) and normalised_text(gold.text) == sub_keys[sub]:
+            out.append((index, sub))
+            sub += 1
+        else:
+            out.append((index, None))
+            unmatched += 1
+    if unmatched:
+        warnings.warn(
+            f"{unmatched} reference sentence(s) have no prediction with the same normalised text "
+            f"where the alignment expects one; as in the official 2020 evaluation, they are "
+            f"scored against an empty prediction",
+            stacklevel=4,
+        )
+    if sub < len(predictions):
+        warnings.warn(
+            f"{len(predictions) - sub} prediction(s) left after the last reference sentence are "
+            f"ignored, as in the official 2020 evaluation",
+            stacklevel=4,
+        )
+    return out
+
+
+def _sort_key(phrase: Keyphrase) -> tuple[int, ...]:
+    return tuple([s for s, _ in phrase.pairs] + [e for _, e in phrase.pairs])
+
+
+def sorted_keyphrases(sentence: Sentence) -> Sentence:
+    """2020: the sentence with its key phrases sorted (stably) by their pair starts then pair
+    ends, as the official reader leaves every sentence."""
+    phrases = sorted(sentence.keyphrases, key=_sort_key)
+    return sentence._replace(keyphrases=tuple(phrases))
+
+
+def _aligned_matches(
+    predictions: Sequence[Sentence],
+    references: Sequence[Sentence],
+    names: Sequence[str] | None,
+) -> list[PairMatch]:
+    out = []
+    for index, sub_index in aligned_pairs(predictions, references):
+        gold = references[index]
+        if not is_annotated(gold):
+            continue
+        if sub_index is None:
+            sub, where = Sentence(gold.text, (), ()), f"references[{index}]"
+        else:
+            sub = predictions[sub_index]
+            where = names[sub_index] if names is not None else f"predictions[{sub_index}]"
+        out.append(match_pair(index, sorted_keyphrases(sub), sorted_keyphrases(gold), where, 2020))
+    return out
+
+
 def match_pairs(
     predictions: Sequence[Sentence],
     references: Sequence[Sentence],
     names: Sequence[str] | None = None,
+    edition: int = 2019,
 ) -> list[PairMatch]:
     """Match every evaluated sentence pair: paired by position, skipping the pairs whose gold has
     no annotation and, with a warning, those whose texts differ (their gold is not counted).
+    2020: aligned by ``aligned_pairs`` (a pair's index is the reference's), key phrases in
+    ``sorted_keyphrases`` order, skipping the pairs whose gold has no annotation.
 
     ``names`` name the pairs in errors (default ``predictions[i]``).
     """
+    if check_edition(edition) == 2020:
+        return _aligned_matches(predictions, references, names)
     out = []
     mismatched = []
     for index, (sub, gold) in enumerate(zip(predictions, references)):
@@ -409,15 +511,19 @@ def count(
     predictions: Sequence[Sentence],
     references: Sequence[Sentence],
     names: Sequence[str] | None = None,
+    edition: int = 2019,
 ) -> dict[str, int]:
     """The eight official counts, summed over the evaluated sentence pairs."""
-    return totals(match_pairs(predictions, references, names))
+    return totals(match_pairs(predictions, references, names, edition))
 
 
-def scenario_counts(counts: Mapping[str, int], scenario: str) -> tuple[int, int, int, int, int]:
+def scenario_counts(
+    counts: Mapping[str, int], scenario: str, edition: int = 2019
+) -> tuple[int, int, int, int, int]:
     """Official ``compute_metrics(skipA=scenario 3, skipB=scenario 2)``: the scenario's correct,
-    partial, incorrect, missing and spurious counts (scenario 1: A + B; 2: A; 3: B)."""
-    check_scenario(scenario)
+    partial, incorrect, missing and spurious counts (scenario 1: A + B; 2: A; 3: B; 2020's
+    scenario 4: A + B)."""
+    check_scenario(scenario, edition)
     c = p = i = m = s = 0
     if scenario != "scenario3":
         c, p, i = counts["correct_A"], counts["partial_A"], counts["incorrect_A"]
@@ -427,36 +533,44 @@ def scenario_counts(counts: Mapping[str, int], scenario: str) -> tuple[int, int,
     return c, p, i, m, s
 
 
-def _ratio(numerator: float, denominator: int) -> float | int:
-    # The official JSON shows the int 0 for a zero denominator; keep that type.
-    return numerator / denominator if denominator else 0
+def zero_ratio(edition: int = 2019) -> float | int:
+    """What a zero denominator gives: the official 2019 JSON shows the *int* 0, 2020 the float
+    0.0."""
+    return 0.0 if edition == 2020 else 0
 
 
 def precision_recall_f1(
-    correct: int, partial: int, incorrect: int, missing: int, spurious: int
+    correct: int, partial: int, incorrect: int, missing: int, spurious: int, edition: int = 2019
 ) -> dict[str, float | int]:
     """Official: partial matches count half; F1 from the float precision and recall (not the
-    closed form from the counts); a zero denominator gives the *int* 0."""
+    closed form from the counts); a zero denominator gives ``zero_ratio(edition)``."""
+    zero = zero_ratio(edition)
+
+    def ratio(numerator: float, denominator: float) -> float | int:
+        return numerator / denominator if denominator else zero
+
     hits = correct + 0.5 * partial
-    recall = _ratio(hits, correct + partial + incorrect + missing)
-    precision = _ratio(hits, correct + partial + incorrect + spurious)
-    f1 = _ratio(2 * recall * precision, recall + precision)
+    recall = ratio(hits, correct + partial + incorrect + missing)
+    precision = ratio(hits, correct + partial + incorrect + spurious)
+    f1 = ratio(2 * recall * precision, recall + precision)
     return {"precision": precision, "recall": recall, "f1": f1}
 
 
-def metrics(counts: Mapping[str, int], scenario: str) -> dict[str, float | int]:
+def metrics(
+    counts: Mapping[str, int], scenario: str, edition: int = 2019
+) -> dict[str, float | int]:
     """Precision, recall and F1 of a scenario from the eight counts."""
-    return precision_recall_f1(*scenario_counts(counts, scenario))
+    return precision_recall_f1(*scenario_counts(counts, scenario, edition), edition)
 
 
 # --------------------------------------------------------------------------------------------
 # Entry points
 
 
-def scores_of(matches: list[PairMatch], scenario: str) -> dict[str, Any]:
+def scores_of(matches: list[PairMatch], scenario: str, edition: int = 2019) -> dict[str, Any]:
     """The eleven official values of one scenario from its matched sentence pairs."""
     counts = totals(matches)
-    return {**counts, **metrics(counts, scenario)}
+    return {**counts, **metrics(counts, scenario, edition)}
 
 
 def score(
@@ -465,20 +579,21 @@ def score(
     scenario: str = "scenario1",
     names: Sequence[str] | None = None,
     details: bool = False,
+    edition: int = 2019,
 ) -> dict[str, Any]:
     """The eleven official values of one scenario from normalized sentences.
 
     With ``details=True`` the result also has ``"details"``, the per-item records of the same
     matching (see ``details.item_details``).
     """
-    check_scenario(scenario)
+    check_scenario(scenario, edition)
     check_lengths(len(predictions), len(references))
-    matches = match_pairs(predictions, references, names)
-    result = scores_of(matches, scenario)
+    matches = match_pairs(predictions, references, names, edition)
+    result = scores_of(matches, scenario, edition)
     if details:
         from .details import item_details  # it builds on the rule above
 
-        result["details"] = item_details(matches, scenario)
+        result["details"] = item_details(matches, scenario, edition)
     return result
 
 
@@ -487,20 +602,23 @@ def ehealthkd(
     references: Sequence[Mapping],
     scenario: str = "scenario1",
     details: bool = False,
+    edition: int = 2019,
 ) -> dict[str, Any]:
-    """Check sentence rows and score them exactly as the eHealth-KD 2019 ``evaltest`` does.
+    """Check sentence rows and score them exactly as the eHealth-KD ``evaltest`` of ``edition``
+    (2019 or 2020) does.
 
     With ``details=True`` the result also has ``"details"``: one record per key phrase
     (scenarios 1 and 2) and per relation line (scenarios 1 and 3) of the evaluated sentences,
     for error analysis (see ``details.item_details``).
     """
-    check_scenario(scenario)
+    check_scenario(scenario, edition)
     check_rows(predictions, "predictions")
     check_rows(references, "references")
     check_lengths(len(predictions), len(references))
     return score(
-        normalize_rows(predictions, "predictions"),
-        normalize_rows(references, "references"),
+        normalize_rows(predictions, "predictions", edition),
+        normalize_rows(references, "references", edition),
         scenario,
         details=details,
+        edition=edition,
     )
