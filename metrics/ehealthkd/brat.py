@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
 
-from .inputs import _caller_level, _keyphrase, _read_text, _sentence_of, _Sentences
+from .inputs import _caller_level, _keyphrase, _read_text, _sentence_of, _Sentences, find_runs
 from .plain_values import shown
 from .records import Keyphrase, Relation, Sentence
 from .scoring import aligned_pairs, is_annotated
@@ -281,18 +281,7 @@ def submissions_2020(folder: Path, mode: str | None = None) -> list[tuple[str, P
     another mode than the gold's (``dev`` beside ``test``) are left out, as ``--mode`` does."""
     if layout_2020(folder) is not None:
         return None
-    runs: list[tuple[str, Path]] = []
-
-    def walk(parent: Path, depth: int) -> None:
-        for child in sorted(p for p in parent.iterdir() if p.is_dir()):
-            if child.name.startswith("."):
-                continue
-            if layout_2020(child) is not None:
-                runs.append((child.relative_to(folder).as_posix(), child))
-            elif depth < 3:
-                walk(child, depth + 1)
-
-    walk(folder, 1)
+    runs = find_runs(folder, lambda child: layout_2020(child) is not None, 3)
     kept = [(name, path) for name, path in runs if not _other_mode(name, mode)]
     if not kept:
         raise ValueError(

@@ -511,6 +511,25 @@ _LAYOUTS = (
 )
 
 
+def find_runs(top: Path, is_run: Any, levels: int) -> list[tuple[str, Path]]:
+    """The folders under ``top``, up to ``levels`` deep, that ``is_run`` takes for one run (not
+    looked into further), in sorted order, each named by its path in ``top``; hidden folders
+    left out."""
+    runs: list[tuple[str, Path]] = []
+
+    def walk(parent: Path, depth: int) -> None:
+        for child in sorted(p for p in parent.iterdir() if p.is_dir()):
+            if child.name.startswith("."):
+                continue
+            if is_run(child):
+                runs.append((child.relative_to(top).as_posix(), child))
+            elif depth < levels:
+                walk(child, depth + 1)
+
+    walk(top, 1)
+    return runs
+
+
 def submissions(folder: str | PathLike) -> list[tuple[str, Path]] | None:
     """The submissions in a folder of several, named by their path in it (``team/run1``).
 
@@ -522,18 +541,7 @@ def submissions(folder: str | PathLike) -> list[tuple[str, Path]] | None:
         raise ValueError(f"{top}: no such folder")
     if _layout(top) is not None:
         return None
-    runs: list[tuple[str, Path]] = []
-
-    def walk(parent: Path, depth: int) -> None:
-        for child in sorted(p for p in parent.iterdir() if p.is_dir()):
-            if child.name.startswith("."):
-                continue
-            if _layout(child) is not None:
-                runs.append((child.relative_to(top).as_posix(), child))
-            elif depth < 2:
-                walk(child, depth + 1)
-
-    walk(top, 1)
+    runs = find_runs(top, lambda child: _layout(child) is not None, 2)
     if not runs:
         raise ValueError(f"{top}: no submission found: expected {_LAYOUTS}, or a folder of those")
     return runs
