@@ -52,6 +52,12 @@ def _read(report: Any, path: Any, rows: list, read: Any) -> list[tuple[int, dict
     return out
 
 
+def _claim_line(row: dict, path: Any, line: int) -> dict:
+    """A line of evaluate.py's file: its gold read (for its problems), its prediction kept."""
+    _gold(row, path, line)
+    return _prediction(row, path, line)
+
+
 def _id(row: Any) -> Any:
     return row.get("id") if type(row) is dict else None
 
@@ -130,9 +136,7 @@ def run(files: Any, report: Any) -> None:
     lines = _claim_lines(rows, "predicted_label", combined)
     report.rows = len(lines)
     if combined:
-        scored = _read(
-            report, path, lines, lambda row, p, n: (_gold(row, p, n), _prediction(row, p, n))[1]
-        )
+        scored = _read(report, path, lines, _claim_line)
     else:
         scored = _read(report, path, lines, lambda row, p, n: _prediction(row, p, n, triples=True))
         gold = _claim_lines(_jsonl(report, files.references), "label", False)

@@ -49,16 +49,7 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> SumStatistics:
         return core.feverous_score(inputs["predictions"], inputs["references"], **settings)
 
     def stats(inputs: Mapping[str, Any]) -> list[tuple[float, ...]]:
-        predictions, references = inputs["predictions"], inputs["references"]
-        core.check_rows(predictions, "predictions")
-        core.check_rows(references, "references")
-        core.check_lengths(len(predictions), len(references))
-        preds, refs = core.read_ids(
-            core.normalize_predictions(predictions),
-            core.normalize_references(references),
-            id_reading,
-            core.places(predictions, references),
-        )
+        preds, refs = core.checked_rows(inputs["predictions"], inputs["references"], id_reading)
         return [
             (float(strict), float(label_ok), precision, recall)
             for label_ok, strict, precision, recall in core.claim_scores(

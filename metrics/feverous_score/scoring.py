@@ -50,6 +50,7 @@ __all__ = [
     "check_lengths",
     "check_options",
     "check_rows",
+    "checked_rows",
     "claim_details",
     "claim_scores",
     "feverous_score",
@@ -142,6 +143,19 @@ def claim_details(
     return out
 
 
+def checked_rows(
+    predictions: Sequence[Mapping], references: Sequence[Mapping], id_reading: str
+) -> tuple[list[Prediction], list[Reference]]:
+    """Rows checked (a ``ValueError`` naming row, id and field) with their element ids read
+    under ``id_reading``, ready for ``score`` and ``claim_scores``."""
+    check_rows(predictions, "predictions")
+    check_rows(references, "references")
+    check_lengths(len(predictions), len(references))
+    preds = normalize_predictions(predictions)
+    refs = normalize_references(references)
+    return read_ids(preds, refs, id_reading, places(predictions, references))
+
+
 def feverous_score(
     predictions: Sequence[Mapping],
     references: Sequence[Mapping],
@@ -157,13 +171,8 @@ def feverous_score(
     max_evidence, max_evidence_cell, id_reading = check_options(
         max_evidence, max_evidence_cell, id_reading
     )
-    check_rows(predictions, "predictions")
-    check_rows(references, "references")
-    check_lengths(len(predictions), len(references))
     with gc_paused():
-        preds = normalize_predictions(predictions)
-        refs = normalize_references(references)
-        preds, refs = read_ids(preds, refs, id_reading, places(predictions, references))
+        preds, refs = checked_rows(predictions, references, id_reading)
         result: dict[str, Any] = score(preds, refs, max_evidence, max_evidence_cell)
         if details:
             result["details"] = claim_details(preds, refs, max_evidence, max_evidence_cell)
