@@ -276,3 +276,23 @@ def test_marks_opening_lines_as_evaluate_py_reads_them(tmp_path, start, line_sta
     else:
         with pytest.raises(ValueError, match=r"run\.jsonl, line [12]: "):
             taskeval.score_files("feverous_score", predictions=path)
+
+
+def test_f1_is_refused_only_where_both_precision_and_recall_are_0():
+    """One of the two 0 is a plain F1 of 0.0, as officially (2 * P * R / (P + R))."""
+    wrong_no_gold = {  # precision 0, recall 1 (no gold set)
+        "predictions": [{"predicted_label": "SUPPORTS", "predicted_evidence": ["X_sentence_0"]}],
+        "references": [{"label": "SUPPORTS", "evidence": []}],
+    }
+    assert feverous_score(**wrong_no_gold) == {
+        "strict_score": 0.0,
+        "label_accuracy": 1.0,
+        "evidence_precision": 0.0,
+        "evidence_recall": 1.0,
+        "evidence_f1": 0.0,
+    }
+    nothing_predicted = {  # precision 1 (nothing kept), recall 0
+        "predictions": [{"predicted_label": "REFUTES", "predicted_evidence": []}],
+        "references": [{"label": "SUPPORTS", "evidence": [["A_sentence_0"]]}],
+    }
+    assert feverous_score(**nothing_predicted)["evidence_f1"] == 0.0
