@@ -86,7 +86,7 @@ def test_compute_keeps_the_int_zero(name, folder):
 
 def test_unknown_config_is_refused():
     # scenario4 is a config since the 2020 edition (refused when scoring 2019, see
-    # test_ehealthkd_2020.py); a scenario no edition has is refused on loading.
+    # tests/entries/ehealthkd/test_edition_2020.py); a scenario no edition has is refused on loading.
     with pytest.raises(ValueError, match="scenario1, scenario2, scenario3, scenario4"):
         taskeval.load("ehealthkd", "scenario5")
 

@@ -45,7 +45,6 @@ ALLOWED = {
     # The first metrics' own differential checks and mutation selections, from before a metric's
     # could live in its entry (run.py and mutation.py read those too).
     **{(f"scripts/differential/{m}.py", m): "its own differential check" for m in _FIRST},
-    ("scripts/differential/ehealthkd_2020.py", "ehealthkd"): "its own check, 2020 edition",
     ("scripts/differential/scifact.py", "scifact_abstract"): "SciFact's check",
     ("scripts/differential/scifact.py", "scifact_sentence"): "SciFact's check",
     ("scripts/differential/tydiqa_goldp.py", "tydiqa"): "GoldP's check reads TyDi QA's folders",

@@ -1,12 +1,14 @@
 """Run one metric's differential check against the official code.
 
-    python scripts/differential/run.py METRIC --official DIR [--cases N] [--start K] [--seed S]
-        [--cli-every N] [--show N]
+    python scripts/differential/run.py METRIC[:VARIANT] --official DIR [--cases N] [--start K]
+        [--seed S] [--cli-every N] [--show N]
 
 The metric's own part (drawing a random case and scoring it both ways: ``check(rng, official,
 with_cli)``, see ``common.run``) is read from its test entry, ``tests/entries/METRIC/
-differential.py``, or, for the first metrics, from ``scripts/differential/METRIC.py``. A module
-may define ``main(argv)`` for extra output; otherwise ``common.run`` runs its ``check``.
+differential.py``, or, for the first metrics, from ``scripts/differential/METRIC.py``. A metric
+with several official scorers (editions) has one check each, ``tests/entries/METRIC/
+differential_VARIANT.py``, run as ``METRIC:VARIANT``. A module may define ``main(argv)`` for
+extra output; otherwise ``common.run`` runs its ``check``.
 """
 
 from __future__ import annotations
@@ -23,7 +25,11 @@ import common  # noqa: E402
 
 
 def module_path(metric: str) -> Path | None:
-    """Where ``metric``'s differential part is, or None."""
+    """Where ``metric``'s (``METRIC`` or ``METRIC:VARIANT``) differential part is, or None."""
+    if ":" in metric:
+        name, variant = metric.split(":", 1)
+        path = ENTRIES / name / f"differential_{variant}.py"
+        return path if path.is_file() else None
     for path in (ENTRIES / metric / "differential.py", HERE / f"{metric}.py"):
         if path.is_file():
             return path
@@ -32,6 +38,7 @@ def module_path(metric: str) -> Path | None:
 
 def known() -> list[str]:
     own = [p.parent.name for p in ENTRIES.glob("*/differential.py")]
+    own += [f"{p.parent.name}:{p.stem[13:]}" for p in ENTRIES.glob("*/differential_*.py")]
     scripts = [p.stem for p in HERE.glob("*.py") if p.stem not in ("common", "run")]
     return sorted(own + scripts)
 
@@ -44,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     path = module_path(metric)
     if path is None:
         sys.exit(f"run.py: no differential check for {metric!r}; known: {', '.join(known())}")
-    spec = importlib.util.spec_from_file_location(f"differential_{metric}", path)
+    spec = importlib.util.spec_from_file_location(f"differential_{metric.replace(':', '_')}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     if hasattr(module, "main"):

@@ -18,7 +18,7 @@ imported from the official checkout ``ehealthkd-2020``) and by ``compute(edition
 ``read_official`` inputs, and by ``score_files(edition=2020)`` on the whole tree; every
 ``--cli-every``-th case also through ``taskeval score ehealthkd --edition 2020``.
 
-    python scripts/differential/ehealthkd_2020.py --official DIR --cases 5000
+    python scripts/differential/run.py ehealthkd:2020 --official DIR --cases 5000
 """
 
 from __future__ import annotations
@@ -389,7 +389,7 @@ def cli(gold_top: Path, run_top: Path, expected: dict, outcome: Outcome) -> None
         compare_values(want, got.get(scenario, {}), f"{scenario} CLI", outcome)
 
 
-if __name__ == "__main__":
-    status = run("ehealthkd (edition 2020)", check)
+def main(argv: list[str]) -> int:
+    status = run("ehealthkd (edition 2020)", check, argv)
     print(json.dumps(stats), file=sys.stderr)
-    sys.exit(status)
+    return status
