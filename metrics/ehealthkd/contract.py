@@ -206,8 +206,9 @@ CONTRACT = MetricContract(
             _edition,
             metavar="YEAR",
             help="the eHealth-KD edition whose official evaluation is reproduced: 2019 "
-            "(output_a_/output_b_ files) or 2020 (BRAT scenario.txt and scenario.ann; partial "
-            "matches need the same label, sentences aligned by normalised text, scenario 4)",
+            "(output_a_/output_b_ files), 2020 (BRAT scenario.txt and scenario.ann; partial "
+            "matches need the same label, sentences aligned by normalised text, scenario 4) or "
+            "2021 (2020's rules on BRAT output.txt and output.ann, runs run1 to run3)",
             default=2019,
         )
     ],

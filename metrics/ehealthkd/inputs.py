@@ -327,10 +327,11 @@ def gold_sentence_file(folder: str | PathLike) -> Path:
     if number is not None and (folder / f"input_scenario{number}.txt").is_file():
         return folder / f"input_scenario{number}.txt"
     candidates = sorted(folder.glob("input_*.txt"))
-    if not candidates and _is_2020_folder(folder):
+    brat = _brat_edition(folder) if not candidates else None
+    if brat is not None:
         raise ValueError(
-            f"{folder}: a scenario folder of the 2020 layout (scenario.txt and scenario.ann): "
-            f"score it with edition=2020 (--edition 2020)"
+            f"{folder}: a scenario folder of the {brat} layout (BRAT .txt and .ann): "
+            f"score it with edition={brat} (--edition {brat})"
         )
     if len(candidates) != 1:
         raise ValueError(
@@ -401,27 +402,30 @@ def read_scenario(
     return sub, gold, [f"{sub_file}, line {k + 1}" for k in scored]
 
 
-def _is_2020_folder(folder: str | PathLike) -> bool:
-    """Whether a scenario folder is laid out as in 2020 (``scenario.txt`` and its ``.ann``)."""
-    return (Path(folder) / "scenario.txt").is_file()
+def _brat_edition(folder: str | PathLike) -> int | None:
+    """The edition whose BRAT layout a scenario folder has (2020: ``scenario.txt``, 2021:
+    ``output.txt``, each with its ``.ann``), or None."""
+    from .brat import edition_of_folder
+
+    return edition_of_folder(folder)
 
 
 def read_sentence_pairs(
     references: str | PathLike | None, predictions: str | PathLike, edition: int | None = None
 ) -> tuple[list[Sentence], list[Sentence], list[str]]:
     """``read_scenario`` as ``read_official`` calls it (the same refusals and warnings), with the
-    garbage collector paused: the sentences that ``read_official`` turns into rows. The 2020
-    layout (``edition=2020``, or by default a folder holding ``scenario.txt``) is read by
-    ``brat.read_scenario_2020``."""
+    garbage collector paused: the sentences that ``read_official`` turns into rows. The BRAT
+    layouts (``edition=2020`` or ``2021``, or by default a folder holding ``scenario.txt`` or
+    ``output.txt``) are read by ``brat.read_scenario_brat``."""
     if references is None:
         raise ValueError("ehealthkd needs the gold scenario folder as references")
     if edition is None:
-        edition = 2020 if _is_2020_folder(predictions) else 2019
+        edition = _brat_edition(predictions) or 2019
     with gc_paused():
-        if check_edition(edition) == 2020:
-            from .brat import read_scenario_2020
+        if check_edition(edition) != 2019:
+            from .brat import read_scenario_brat
 
-            return read_scenario_2020(references, predictions)
+            return read_scenario_brat(references, predictions, edition)
         return read_scenario(references, predictions)
 
 
@@ -446,8 +450,9 @@ def read_official(references: str | PathLike, predictions: str | PathLike) -> di
     every line is still checked. Spans are sentence-relative and normalised as the official
     tool does (sorted except in the first sentence, single spans split at spaces), relation
     labels lower-cased, cross-sentence relations dropped with a warning. Folders of the 2020
-    layout (``scenario.txt``) are read as the 2020 tool reads them (see ``brat.py``): aligned
-    by normalised text, relation labels as written; score those rows with ``edition=2020``.
+    and 2021 layouts (``scenario.txt``, ``output.txt``) are read as those editions' tools read
+    them (see ``brat.py``): aligned by normalised text, relation labels as written; score those
+    rows with ``edition=2020`` or ``2021``.
     """
     sub, gold, _ = read_sentence_pairs(references, predictions)
     return {"predictions": [_row(s) for s in sub], "references": [_row(s) for s in gold]}
@@ -650,10 +655,12 @@ def scenario_pairs(
     not tell it); each must have its gold. Gold scenarios the submission lacks are skipped
     with a warning.
     """
-    from .brat import is_2020_gold, scenario_pairs_2020
+    from .brat import is_brat_gold, scenario_pairs_brat
 
-    if Path(references).is_dir() and Path(predictions).is_dir() and is_2020_gold(Path(references)):
-        return scenario_pairs_2020(Path(references), Path(predictions), scenario)
+    if Path(references).is_dir() and Path(predictions).is_dir():
+        for edition in (2020, 2021):
+            if is_brat_gold(Path(references), edition):
+                return scenario_pairs_brat(Path(references), Path(predictions), scenario, edition)
     gold, subm = _layouts(references, predictions, scenario)
     if Path(predictions) in subm.values():
         return [_submitted_scenario_folder(references, predictions, scenario, gold, subm)]
@@ -675,12 +682,13 @@ def score_files(
     ``{"scenario1": {...}, ...}`` for the scenarios it holds; or a folder of several submissions,
     scored as ``{submission: {"scenario1": {...}, ...}}`` (see ``submissions``). ``references``
     is the gold, laid out the same way; ``scenario`` picks one scenario (see ``scenario_pairs``).
-    ``edition=2020`` reads the 2020 layout (``brat.py``) and scores by the 2020 rules.
+    ``edition=2020`` and ``2021`` read those editions' layouts (``brat.py``) and score by the
+    2020 rules.
     """
     if references is None:
         raise ValueError("ehealthkd needs the gold folder as references")
-    if check_edition(edition) == 2020:
-        return _score_files_2020(Path(references), Path(predictions), scenario)
+    if check_edition(edition) != 2019:
+        return _score_files_brat(Path(references), Path(predictions), scenario, edition)
     with gc_paused():
         runs = submissions(predictions)
         if runs is None:
@@ -690,24 +698,26 @@ def score_files(
         }
 
 
-def _score_files_2020(references: Path, predictions: Path, scenario: str | None) -> dict[str, dict]:
-    from .brat import gold_2020, read_scenario_2020, scenario_pairs_2020, submissions_2020
+def _score_files_brat(
+    references: Path, predictions: Path, scenario: str | None, edition: int
+) -> dict[str, dict]:
+    from .brat import brat_submissions, gold_of, read_scenario_brat, scenario_pairs_brat
 
     if scenario is not None:
-        check_scenario(scenario, 2020)
+        check_scenario(scenario, edition)
     for path in (references, predictions):
         if not path.is_dir():
             raise ValueError(f"{path}: no such folder")
 
     def one(run: Path) -> dict[str, dict]:
         out = {}
-        for name, gold_dir, sub_dir in scenario_pairs_2020(references, run, scenario):
-            submitted, gold, names = read_scenario_2020(gold_dir, sub_dir)
-            out[name] = score(submitted, gold, name, names, edition=2020)
+        for name, gold_dir, sub_dir in scenario_pairs_brat(references, run, scenario, edition):
+            submitted, gold, names = read_scenario_brat(gold_dir, sub_dir, edition)
+            out[name] = score(submitted, gold, name, names, edition=edition)
         return out
 
     with gc_paused():
-        runs = submissions_2020(predictions, gold_2020(references)[1])
+        runs = brat_submissions(predictions, edition, gold_of(references, edition)[1])
         if runs is None:
             return one(predictions)
         return {name: one(path) for name, path in runs}

@@ -14,9 +14,9 @@ from typing import NamedTuple
 
 SCENARIOS = ("scenario1", "scenario2", "scenario3")
 # The editions whose official scorer is reproduced, and the scenarios each scores (2020 adds the
-# transfer scenario, scored as scenario 1).
-EDITIONS = (2019, 2020)
-EDITION_SCENARIOS = {2019: SCENARIOS, 2020: (*SCENARIOS, "scenario4")}
+# transfer scenario, scored as scenario 1; 2021 has the three again).
+EDITIONS = (2019, 2020, 2021)
+EDITION_SCENARIOS = {2019: SCENARIOS, 2020: (*SCENARIOS, "scenario4"), 2021: SCENARIOS}
 ALL_SCENARIOS = EDITION_SCENARIOS[2020]
 
 Pairs = tuple[tuple[int, int], ...]

@@ -29,7 +29,7 @@ def check_lengths(n_predictions: int, n_references: int) -> None:
 
 
 def check_edition(edition: Any) -> int:
-    """The edition as an int (2019 or 2020), or a ``ValueError``."""
+    """The edition as an int (2019, 2020 or 2021), or a ``ValueError``."""
     if type(edition) is not int or edition not in EDITIONS:
         raise ValueError(
             f"edition must be one of {', '.join(map(str, EDITIONS))}, got {shown(edition)}"
@@ -37,11 +37,17 @@ def check_edition(edition: Any) -> int:
     return edition
 
 
+def uses_2020_rules(edition: int) -> bool:
+    """Whether an edition scores by the 2020 rules: 2021's ``scripts/score.py`` matches and
+    counts as 2020's does (only its reader differs, see ``brat.py``)."""
+    return edition in (2020, 2021)
+
+
 def check_scenario(scenario: Any, edition: int = 2019) -> str:
     scenarios = EDITION_SCENARIOS[check_edition(edition)]
     if scenario not in scenarios:
         extra = f" (edition {edition})" if edition != 2019 else ""
-        if scenario in EDITION_SCENARIOS[2020] and edition == 2019:
+        if scenario in EDITION_SCENARIOS[2020] and edition != 2020:
             extra = f" ({scenario} needs edition 2020)"
         raise ValueError(
             f"scenario must be one of {', '.join(scenarios)}{extra}, got {shown(scenario)}"

@@ -1,6 +1,7 @@
 """Scoring core of ``ehealthkd``: the eHealth-KD 2019 evaluation (``scripts/evaltest.py`` with
 ``scripts/score.py``), one official rule per function, in the order the official code applies
-them (the 2020 edition, ``edition=2020``, replaces the rules named after each step):
+them (the 2020 edition, ``edition=2020``, replaces the rules named after each step; the 2021
+edition's scorer is 2020's, ``uses_2020_rules``):
 
 1. the evaluated sentence pairs: paired by position, skipped when the gold has no annotation or
    the texts differ (``match_pairs``; 2020: ``aligned_pairs``, then ``sorted_keyphrases``);
@@ -49,6 +50,7 @@ from .rows import (
     normalize_row,
     normalize_rows,
     span_problem,
+    uses_2020_rules,
 )
 
 # Names of the records and row checks, importable from here as before.
@@ -197,7 +199,7 @@ def match_keyphrases(
     passes = (
         ("correct", correct_match),
         ("incorrect", lambda phrase, gold, left: incorrect_match(phrase, gold, left, where)),
-        ("partial", labelled_partial_match if edition == 2020 else partial_match),
+        ("partial", labelled_partial_match if uses_2020_rules(edition) else partial_match),
     )
     for kind, find in passes:
         for i in list(sub_left):
@@ -457,7 +459,7 @@ def match_pairs(
 
     ``names`` name the pairs in errors (default ``predictions[i]``).
     """
-    if check_edition(edition) == 2020:
+    if uses_2020_rules(check_edition(edition)):
         return _aligned_matches(predictions, references, names)
     out = []
     mismatched = []
@@ -536,7 +538,7 @@ def scenario_counts(
 def zero_ratio(edition: int = 2019) -> float | int:
     """What a zero denominator gives: the official 2019 JSON shows the *int* 0, 2020 the float
     0.0."""
-    return 0.0 if edition == 2020 else 0
+    return 0.0 if uses_2020_rules(edition) else 0
 
 
 def precision_recall_f1(
@@ -604,8 +606,8 @@ def ehealthkd(
     details: bool = False,
     edition: int = 2019,
 ) -> dict[str, Any]:
-    """Check sentence rows and score them exactly as the eHealth-KD ``evaltest`` of ``edition``
-    (2019 or 2020) does.
+    """Check sentence rows and score them exactly as the eHealth-KD evaluation of ``edition``
+    (2019, 2020 or 2021) does.
 
     With ``details=True`` the result also has ``"details"``: one record per key phrase
     (scenarios 1 and 2) and per relation line (scenarios 1 and 3) of the evaluated sentences,

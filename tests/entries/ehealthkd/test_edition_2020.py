@@ -328,10 +328,10 @@ def test_a_zero_denominator_is_the_float_zero():
     assert [type(new[k]) for k in ("precision", "recall", "f1")] == [float] * 3
 
 
-@pytest.mark.parametrize("edition", ["2020", True, 2021, 2020.0])
+@pytest.mark.parametrize("edition", ["2020", True, 2022, 2020.0])
 def test_an_unknown_edition_is_refused(edition):
     ref = _row("a", [(1, "Concept", [[0, 1]])])
-    with pytest.raises(ValueError, match="edition must be one of 2019, 2020"):
+    with pytest.raises(ValueError, match="edition must be one of 2019, 2020, 2021, got"):
         taskeval.load("ehealthkd").compute(predictions=[ref], references=[ref], edition=edition)
 
 
