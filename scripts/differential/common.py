@@ -3,7 +3,8 @@
 Each ``scripts/differential/<metric>.py`` defines how to draw a random valid case and how to
 score it both ways, then calls ``run``. The official code is never part of this repository: it
 is read from ``--official DIR`` (or ``$TASKEVAL_OFFICIAL``), a folder holding the checkouts
-``scifact-evaluator``, ``ehealthkd-2019``, ``ehealthkd-2020`` and ``tydiqa`` (FEVER's scorer is the PyPI package).
+``scifact-evaluator``, ``ehealthkd-2019``, ``ehealthkd-2020``, ``ehealthkd-corpora`` and
+``tydiqa`` (FEVER's scorer is the PyPI package).
 """
 
 from __future__ import annotations
