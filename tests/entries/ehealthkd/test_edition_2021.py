@@ -107,7 +107,7 @@ def test_what_the_2021_reader_forgives_is_dropped_with_a_warning(tmp_path, edit)
         assert "dropped, as the official 2021 reader drops it" in said
     brat2020 = tmp_path / "2020"
     gold, run = build(brat2020, case)
-    with pytest.raises(ValueError, match="official 2020 reader fails here|past the last sentence"):
+    with pytest.raises(ValueError, match=r"official 2020 reader fails here|past the last sentence"):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             taskeval.score_files("ehealthkd", references=gold, predictions=run, edition=2020)
