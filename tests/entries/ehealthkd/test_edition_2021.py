@@ -182,3 +182,24 @@ def test_2021_folders_scored_as_2019_say_which_edition_they_need(tmp_path):
         taskeval.score_files(
             "ehealthkd", references=gold / FOLDERS[0], predictions=run / FOLDERS[0]
         )
+
+
+def test_best_is_the_last_run_as_the_official_script_reports_it(tmp_path, capsys):
+    # The official score.py's report on these runs: scenarioN_best:run2 with run2's scores
+    # (all 0.0), although run1 scores higher; its comparison of F1s does nothing.
+    from taskeval.cli import main
+
+    gold = tmp_path / "gold"
+    for folder in FOLDERS:
+        write_scenario(gold / folder, ORDER["gold_text"], ORDER["gold_ann"], TXT)
+    _runs(tmp_path / "team", ["run1"], ORDER)
+    _runs(tmp_path / "team", ["run2"], CASES["alignment"])
+    args = ["score", "ehealthkd", "--edition", "2021", "--references", str(gold)]
+    args += ["--predictions", str(tmp_path / "team"), "--best"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert main(args) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert list(printed) == ["run2"] and list(printed["run2"]) == list(SCENARIOS)
+    for scores in printed["run2"].values():
+        assert (scores["precision"], scores["recall"], scores["f1"]) == (0.0, 0.0, 0.0)
