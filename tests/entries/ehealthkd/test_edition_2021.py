@@ -203,3 +203,20 @@ def test_best_is_the_last_run_as_the_official_script_reports_it(tmp_path, capsys
     assert list(printed) == ["run2"] and list(printed["run2"]) == list(SCENARIOS)
     for scores in printed["run2"].values():
         assert (scores["precision"], scores["recall"], scores["f1"]) == (0.0, 0.0, 0.0)
+
+
+def test_compare_reports_the_official_values_of_each_run(tmp_path, capsys):
+    from taskeval.cli import main
+
+    gold, run = build(tmp_path, CASES["labels"], TXT, FOLDERS)
+    other = tmp_path / "other"
+    _runs(other, ["run1"], forgiven())
+    args = ["compare", "ehealthkd", "--edition", "2021", "--scenario", "2", "--resamples", "50"]
+    args += ["--references", str(gold), "--predictions", str(run), str(other / "run1")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert main(args) == 0
+    printed = json.loads(capsys.readouterr().out)["scenario2"]
+    assert printed["options"] == {"edition": 2021}
+    for system in printed["systems"]:
+        assert same(system["official"], expected("labels", "scenario2"))
