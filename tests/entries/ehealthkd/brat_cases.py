@@ -5,7 +5,11 @@ the same rules: its tests check it gives these numbers too, from its own file na
 from __future__ import annotations
 
 import itertools
+import warnings
 from pathlib import Path
+
+import taskeval
+from taskeval._metrics.ehealthkd.inputs import read_official
 
 SENTENCES = [
     "El asma afecta las vías respiratorias.",
@@ -256,3 +260,64 @@ def forgiven(*names: str) -> dict:
         old, new = FORGIVEN_EDITS[name]
         ann = ann.replace(old, new, 1) if old else ann + new
     return dict(LABELS, sub_ann=ann)
+
+
+# The official 2021 score.py on each case, scenarios 1 to 3 (KEYS order; scenario 2 counts no
+# relations: its B counts are 0).
+EXPECTED_2021 = {
+    "partial": [
+        (1, 0, 1, 1, 1, 0, 2, 2, 0.3, 0.3, 0.3),
+        (1, 0, 1, 1, 1, 0, 0, 0, 0.5, 0.5, 0.5),
+        (1, 0, 1, 1, 1, 0, 2, 2, 0.0, 0.0, 0.0),
+    ],
+    "alignment": [
+        (2, 0, 1, 0, 2, 1, 0, 0, 0.5833333333333334, 0.875, 0.7000000000000001),
+        (2, 0, 1, 0, 2, 0, 0, 0, 0.5, 0.8333333333333334, 0.625),
+        (2, 0, 1, 0, 2, 1, 0, 0, 1.0, 1.0, 1.0),
+    ],
+    "order": [
+        (1, 0, 1, 0, 1, 1, 0, 0, 0.625, 0.8333333333333334, 0.7142857142857143),
+        (1, 0, 1, 0, 1, 0, 0, 0, 0.5, 0.75, 0.6),
+        (1, 0, 1, 0, 1, 1, 0, 0, 1.0, 1.0, 1.0),
+    ],
+    "labels": [
+        (6, 0, 0, 0, 0, 3, 1, 2, 0.8181818181818182, 0.9, 0.8571428571428572),
+        (6, 0, 0, 0, 0, 0, 0, 0, 1.0, 1.0, 1.0),
+        (6, 0, 0, 0, 0, 3, 1, 2, 0.6, 0.75, 0.6666666666666665),
+    ],
+    "quirks": [
+        (2, 0, 1, 0, 0, 0, 0, 0, 0.8333333333333334, 0.8333333333333334, 0.8333333333333334),
+        (2, 0, 1, 0, 0, 0, 0, 0, 0.8333333333333334, 0.8333333333333334, 0.8333333333333334),
+        (2, 0, 1, 0, 0, 0, 0, 0, 0.0, 0.0, 0.0),
+    ],
+    "duplicates": [
+        (6, 0, 0, 1, 0, 2, 2, 3, 0.7272727272727273, 0.7272727272727273, 0.7272727272727273),
+        (6, 0, 0, 1, 0, 0, 0, 0, 1.0, 0.8571428571428571, 0.923076923076923),
+        (6, 0, 0, 1, 0, 2, 2, 3, 0.4, 0.5, 0.4444444444444445),
+    ],
+}
+
+
+# Each BRAT edition's sentence file and scenario folders, and its official numbers on CASES.
+EDITION_FILES = {2020: ("scenario.txt", FOLDERS), 2021: ("output.txt", FOLDERS[:3])}
+EDITION_EXPECTED = {2020: EXPECTED, 2021: EXPECTED_2021}
+
+
+def score_tree(root: Path, case: dict, edition: int, **options) -> dict:
+    """``score_files`` on the case's gold and run, laid out as the edition lays them out."""
+    gold, run = build(root, case, *EDITION_FILES[edition])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return taskeval.score_files(
+            "ehealthkd", references=gold, predictions=run, edition=edition, **options
+        )
+
+
+def score_rows(root: Path, case: dict, scenario: str, edition: int) -> dict:
+    """``compute()`` on the rows ``read_official`` makes of one scenario folder of the case."""
+    gold, run = build(root, case, *EDITION_FILES[edition])
+    folder = FOLDERS[int(scenario.removeprefix("scenario")) - 1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rows = read_official(gold / folder, run / folder)
+        return taskeval.load("ehealthkd", scenario).compute(**rows, edition=edition)

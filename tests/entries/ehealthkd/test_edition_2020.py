@@ -17,7 +17,6 @@ from taskeval._metrics.ehealthkd.inputs import read_official
 
 from .brat_cases import (
     ALIGNMENT,
-    CASES,
     FOLDERS,
     LABELS,
     ORDER,
@@ -27,38 +26,14 @@ from .brat_cases import (
     build,
     expected,
     same,
+    score_tree,
     starts,
     write_scenario,
 )
 
 
 def _score(tmp_path: Path, case: dict, scenario: str | None = None) -> dict:
-    gold, run = build(tmp_path, case)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return taskeval.score_files(
-            "ehealthkd", references=gold, predictions=run, edition=2020, scenario=scenario
-        )
-
-
-@pytest.mark.parametrize("case", CASES)
-def test_files_score_as_the_official_2020_evaluation(tmp_path, case):
-    scores = _score(tmp_path, CASES[case])
-    assert list(scores) == list(SCENARIOS)
-    for scenario in SCENARIOS:
-        assert same(scores[scenario], expected(case, scenario)), (scenario, scores[scenario])
-
-
-@pytest.mark.parametrize("case", CASES)
-@pytest.mark.parametrize("scenario", SCENARIOS)
-def test_rows_read_from_the_files_score_alike(tmp_path, case, scenario):
-    gold, run = build(tmp_path, CASES[case])
-    folder = FOLDERS[SCENARIOS.index(scenario)]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        rows = read_official(gold / folder, run / folder)
-        scores = taskeval.load("ehealthkd", scenario).compute(**rows, edition=2020)
-    assert same(scores, expected(case, scenario))
+    return score_tree(tmp_path, case, 2020, scenario=scenario)
 
 
 def test_the_option_picks_the_rules(tmp_path):

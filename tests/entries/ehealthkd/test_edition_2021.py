@@ -16,79 +16,30 @@ import pytest
 import taskeval
 from taskeval._metrics.ehealthkd.inputs import read_official
 
-from .brat_cases import CASES, FORGIVEN_EDITS, KEYS, ORDER, build, forgiven, same, write_scenario
+from .brat_cases import (
+    CASES,
+    EXPECTED_2021,
+    FORGIVEN_EDITS,
+    KEYS,
+    ORDER,
+    build,
+    forgiven,
+    same,
+    score_tree,
+    write_scenario,
+)
 
 FOLDERS = ("scenario1-main", "scenario2-taskA", "scenario3-taskB")
 SCENARIOS = ("scenario1", "scenario2", "scenario3")
 TXT = "output.txt"
 
-# The official 2021 score.py on each case, scenarios 1 to 3 (KEYS order; scenario 2 counts no
-# relations: its B counts are 0).
-EXPECTED = {
-    "partial": [
-        (1, 0, 1, 1, 1, 0, 2, 2, 0.3, 0.3, 0.3),
-        (1, 0, 1, 1, 1, 0, 0, 0, 0.5, 0.5, 0.5),
-        (1, 0, 1, 1, 1, 0, 2, 2, 0.0, 0.0, 0.0),
-    ],
-    "alignment": [
-        (2, 0, 1, 0, 2, 1, 0, 0, 0.5833333333333334, 0.875, 0.7000000000000001),
-        (2, 0, 1, 0, 2, 0, 0, 0, 0.5, 0.8333333333333334, 0.625),
-        (2, 0, 1, 0, 2, 1, 0, 0, 1.0, 1.0, 1.0),
-    ],
-    "order": [
-        (1, 0, 1, 0, 1, 1, 0, 0, 0.625, 0.8333333333333334, 0.7142857142857143),
-        (1, 0, 1, 0, 1, 0, 0, 0, 0.5, 0.75, 0.6),
-        (1, 0, 1, 0, 1, 1, 0, 0, 1.0, 1.0, 1.0),
-    ],
-    "labels": [
-        (6, 0, 0, 0, 0, 3, 1, 2, 0.8181818181818182, 0.9, 0.8571428571428572),
-        (6, 0, 0, 0, 0, 0, 0, 0, 1.0, 1.0, 1.0),
-        (6, 0, 0, 0, 0, 3, 1, 2, 0.6, 0.75, 0.6666666666666665),
-    ],
-    "quirks": [
-        (2, 0, 1, 0, 0, 0, 0, 0, 0.8333333333333334, 0.8333333333333334, 0.8333333333333334),
-        (2, 0, 1, 0, 0, 0, 0, 0, 0.8333333333333334, 0.8333333333333334, 0.8333333333333334),
-        (2, 0, 1, 0, 0, 0, 0, 0, 0.0, 0.0, 0.0),
-    ],
-    "duplicates": [
-        (6, 0, 0, 1, 0, 2, 2, 3, 0.7272727272727273, 0.7272727272727273, 0.7272727272727273),
-        (6, 0, 0, 1, 0, 0, 0, 0, 1.0, 0.8571428571428571, 0.923076923076923),
-        (6, 0, 0, 1, 0, 2, 2, 3, 0.4, 0.5, 0.4444444444444445),
-    ],
-}
-
 
 def expected(case: str, scenario: str) -> dict:
-    return dict(zip(KEYS, EXPECTED[case][SCENARIOS.index(scenario)]))
+    return dict(zip(KEYS, EXPECTED_2021[case][SCENARIOS.index(scenario)]))
 
 
 def _score(root: Path, case: dict, **options) -> dict:
-    gold, run = build(root, case, TXT, FOLDERS)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return taskeval.score_files(
-            "ehealthkd", references=gold, predictions=run, edition=2021, **options
-        )
-
-
-@pytest.mark.parametrize("case", CASES)
-def test_files_score_as_the_official_2021_script(tmp_path, case):
-    scores = _score(tmp_path, CASES[case])
-    assert list(scores) == list(SCENARIOS)
-    for scenario in SCENARIOS:
-        assert same(scores[scenario], expected(case, scenario)), (scenario, scores[scenario])
-
-
-@pytest.mark.parametrize("case", CASES)
-@pytest.mark.parametrize("scenario", SCENARIOS)
-def test_rows_read_from_the_files_score_alike(tmp_path, case, scenario):
-    gold, run = build(tmp_path, CASES[case], TXT, FOLDERS)
-    folder = FOLDERS[SCENARIOS.index(scenario)]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        rows = read_official(gold / folder, run / folder)
-        scores = taskeval.load("ehealthkd", scenario).compute(**rows, edition=2021)
-    assert same(scores, expected(case, scenario))
+    return score_tree(root, case, 2021, **options)
 
 
 @pytest.mark.parametrize("edit", [None, *FORGIVEN_EDITS])
