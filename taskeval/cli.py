@@ -278,7 +278,7 @@ def _score_run(args: argparse.Namespace, metrics: list[str]) -> int:
     )
     for extra in extras:
         if isinstance(extra, ResultFilter) and getattr(args, extra.name, False):
-            result = extra.apply(result)
+            result = extra.apply(result, options)
     chosen = [e for e in extras if isinstance(e, OutputFormat) and getattr(args, e.name, False)]
     if chosen:
         text = chosen[0].write(result, args.predictions)

@@ -428,12 +428,15 @@ class OutputFormat(_Record):
 
 
 class ResultFilter(_Record):
-    """A switch ``--<name>`` of ``taskeval score`` that reduces the result (``apply(result)``)
-    before it is printed."""
+    """A switch ``--<name>`` of ``taskeval score`` that reduces the result before it is
+    printed: ``apply(result, options)``, ``options`` those the files were scored with (the
+    config's included), as ``score_files`` took them."""
 
     __slots__ = ("apply", "help", "name")
 
-    def __init__(self, name: str, help: str, apply: Callable[[dict], dict]) -> None:
+    def __init__(
+        self, name: str, help: str, apply: Callable[[dict, Mapping[str, Any]], dict]
+    ) -> None:
         self.name, self.help, self.apply = name, help, apply
 
 

@@ -205,29 +205,35 @@ def _parse_line(ann: Path, number: int, line: str, sentences: _Sentences, out: _
         raise _fail(ann, number, f"unknown annotation line {shown(line)}", edition)
 
 
-def _attribute_refs(ann: Path, content: list[str], phrases: dict, edition: int) -> None:
+def _attribute_refs(
+    ann: Path, content: list[str], phrases: dict, edition: int, collected: Problems
+) -> None:
     for number, line in enumerate(content, 1):
-        if line[:1] == "A" and line.strip().split()[2] not in phrases:
-            raise _fail(
-                ann,
-                number,
-                f"the attribute's key phrase is not in the file: {shown(line)}",
-                edition,
-            )
+        fields = line.strip().split()
+        if line[:1] == "A" and len(fields) == 3 and fields[2] not in phrases:
+            problem = f"the attribute's key phrase is not in the file: {shown(line)}"
+            _refuse(_fail(ann, number, problem, edition), collected)
 
 
-def _links(ann: Path, out: _Annotations) -> list[tuple[int, str, str, str]]:
+Problems = list[ValueError] | None  # where a check collects what the reader refuses
+
+
+def _refuse(problem: ValueError, collected: Problems) -> None:
+    """Raise what the official reader fails on, or, for a check, note it and read on."""
+    if collected is None:
+        raise problem
+    collected.append(problem)
+
+
+def _links(ann: Path, out: _Annotations, collected: Problems) -> list[tuple[int, str, str, str]]:
     """Every relation line as ``(line, label, source id, target id)``: the legacy events' first
     (an event id stands for its trigger), then the ``R`` and ``*`` ones in file order."""
     phrases = out.phrases
     for number, event_id, ref, _ in out.events:
         if ref not in phrases:
-            raise _fail(
-                ann,
-                number,
-                f"the event's trigger {shown(ref)} is not a key phrase",
-                out.layout.edition,
-            )
+            problem = f"the event's trigger {shown(ref)} is not a key phrase"
+            _refuse(_fail(ann, number, problem, out.layout.edition), collected)
+            continue
         phrases[event_id] = phrases[ref]
     events = [
         (number, "".join(c for c in role if not c.isdigit()).lower(), ref, target)
@@ -238,7 +244,7 @@ def _links(ann: Path, out: _Annotations) -> list[tuple[int, str, str, str]]:
 
 
 def _relation(
-    ann: Path, link: tuple[int, str, str, str], out: _Annotations
+    ann: Path, link: tuple[int, str, str, str], out: _Annotations, collected: Problems
 ) -> tuple[int, Relation] | None:
     """The sentence and relation of a relation line, or None where the 2021 reader drops it."""
     number, label, source, target = link
@@ -247,8 +253,9 @@ def _relation(
         if end not in phrases:
             problem = f"{shown(end)} is not the id of a key phrase of the file"
             if not out.layout.forgiving:
-                raise _fail(ann, number, problem, edition)
-            _dropped(ann, number, f"the relation {shown(label)}: {problem}")
+                _refuse(_fail(ann, number, problem, edition), collected)
+            else:
+                _dropped(ann, number, f"the relation {shown(label)}: {problem}")
             return None
     (k, a), (k2, b) = phrases[source], phrases[target]
     if k != k2:
@@ -257,19 +264,24 @@ def _relation(
             f"(sentence {k2 + 1}) crosses sentence boundaries"
         )
         if not out.layout.forgiving:
-            raise _fail(ann, number, f"{problem} (2020's warning about it cannot be formatted)")
-        _dropped(ann, number, problem)
+            problem += " (2020's warning about it cannot be formatted)"
+            _refuse(_fail(ann, number, problem), collected)
+        else:
+            _dropped(ann, number, problem)
         return None
     return k, Relation(label, a.id, b.id)
 
 
 def read_scenario_file(
-    path: str | PathLike, edition: int = 2020
+    path: str | PathLike, edition: int = 2020, collected: Problems = None
 ) -> tuple[list[Sentence], dict[int, ValueError]]:
     """Every sentence of a BRAT sentence file (2020: ``scenario.txt``, 2021: ``output.txt``)
     with the annotations of the ``.ann`` beside it, read as the edition's reader reads them,
     and the sentences whose key phrases cannot be scored (a negative offset, start > end, a
-    single span past the sentence), each with its first such problem."""
+    single span past the sentence), each with its first such problem.
+
+    What the official reader fails on raises a ``ValueError``, or, given a list ``collected``
+    (a check), is added to it and the line skipped, so that every such line is found."""
     txt = Path(path)
     ann = txt.with_suffix(".ann")
     texts = read_brat_sentences(txt)
@@ -279,15 +291,18 @@ def read_scenario_file(
         lines.pop()
     out = _Annotations(layout=LAYOUTS[edition])
     for number, line in enumerate(lines, 1):
-        _parse_line(ann, number, line + "\n", sentences, out)
+        try:
+            _parse_line(ann, number, line + "\n", sentences, out)
+        except ValueError as problem:
+            _refuse(problem, collected)
     kps: list[list[Keyphrase]] = [[] for _ in texts]
     for k, phrase in out.entities:
         kps[k].append(phrase)
-    links = _links(ann, out)
-    _attribute_refs(ann, lines, out.phrases, edition)
+    links = _links(ann, out, collected)
+    _attribute_refs(ann, lines, out.phrases, edition, collected)
     rels: list[list[Relation]] = [[] for _ in texts]
     for link in links:
-        found = _relation(ann, link, out)
+        found = _relation(ann, link, out, collected)
         if found is not None:
             rels[found[0]].append(found[1])
     return [Sentence(t, tuple(kps[k]), tuple(rels[k])) for k, t in enumerate(texts)], out.problems

@@ -1,5 +1,5 @@
 """``taskeval check ehealthkd``: every problem of an eHealth-KD 2019 submission, before it is
-scored.
+scored (the 2020 and 2021 submissions, BRAT files, are checked by ``brat_check.py``).
 
 Reached only through ``contract.py`` (evaluate never loads it). The submission is a scenario
 folder (``output_a_scenarioN.txt`` key phrases, ``output_b_scenarioN.txt`` relations) or a tree
@@ -333,6 +333,12 @@ def run(files: Any, report: Any) -> None:
     root = Path(files.predictions)
     if not root.is_dir():
         report.error("must be a submission folder (output_a_scenarioN.txt, ...)", file=root)
+        return
+    from .brat_check import brat_edition, run_brat
+
+    edition = brat_edition(root)
+    if edition is not None:
+        run_brat(files, report, edition)
         return
     if files.references is not None:
         _as_scored(report, files)

@@ -8,6 +8,8 @@ each team (``--best``) as the official ``evaltest`` does.
 
 from __future__ import annotations
 
+import re
+
 from taskeval.contract import (
     Config,
     FileArgument,
@@ -124,21 +126,29 @@ def _one_submission(result: dict) -> bool:
     return all(k.startswith("scenario") for k in result)
 
 
-def best_runs(result: dict) -> dict:
-    """Runs ``{run: {scenario: scores}}`` reduced to the best run of each team (``TEAM/RUN``;
-    one team when runs are not in team folders) in each scenario, as the official
-    ``evaltest --best`` chooses it: the highest F1, the first run on a tie."""
+def _run_order(name: str) -> list:
+    # Runs in the order the official tools score them: run2 before run10.
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+
+
+def best_runs(result: dict, options: Mapping[str, Any]) -> dict:
+    """Runs ``{run: {scenario: scores}}`` reduced to the run of each team (``TEAM/RUN``; one team
+    when runs are not in team folders) that the official tool reports for each scenario
+    (``core.reported_run``)."""
     if _one_submission(result):
         return result
+    edition = options.get("edition", 2019)
     best: dict[tuple[str, str], str] = {}
-    for run in sorted(result):
+    for run in sorted(result, key=_run_order):
         team = run.split("/", 1)[0] if "/" in run else ""
         for scenario, scores in result[run].items():
             chosen = best.get((team, scenario))
-            if chosen is None or scores["f1"] > result[chosen][scenario]["f1"]:
+            if chosen is None or core.reported_run(
+                scores["f1"], result[chosen][scenario]["f1"], edition
+            ):
                 best[(team, scenario)] = run
     kept: dict[str, dict] = {}
-    for (_, scenario), run in sorted(best.items(), key=lambda item: (item[1], item[0][1])):
+    for (_, scenario), run in sorted(best.items(), key=lambda it: (_run_order(it[1]), it[0][1])):
         kept.setdefault(run, {})[scenario] = result[run][scenario]
     return kept
 
@@ -222,8 +232,9 @@ CONTRACT = MetricContract(
     filters=[
         ResultFilter(
             "best",
-            "of several submissions, keep for each scenario the one with the best F1 (the "
-            "first by name on a tie); per team where they are laid out as TEAM/RUN",
+            "of several submissions, keep for each scenario the one the edition's official "
+            "tool reports: 2019 and 2020 the best F1 (the first by name on a tie), 2021 the "
+            "last run (its score.py compares nothing); per team where laid out as TEAM/RUN",
             best_runs,
         )
     ],

@@ -1,5 +1,4 @@
-"""``ehealthkd``: the eHealth-KD 2019 and 2020 evaluations (``scripts/evaltest.py``) as an
-``evaluate`` metric."""
+"""``ehealthkd``: the eHealth-KD 2019, 2020 and 2021 evaluations as an ``evaluate`` metric."""
 
 import datasets
 import evaluate
@@ -37,7 +36,8 @@ and partial key-phrase matches. The config name picks the scenario: `scenario1` 
 `edition=2020` scores by the eHealth-KD 2020 rules (knowledge-learning/ehealthkd-2020): partial
 matches need the same label, sentences are aligned by their normalised text, key phrases are
 sorted, relation labels are compared as written, and `scenario4` (the transfer scenario, A + B)
-is added.
+is added. `edition=2021` scores by the same rules (ehealthkd/corpora `scripts/score.py`), in
+scenarios 1 to 3, with no relation counts in scenario 2.
 """
 
 _KWARGS_DESCRIPTION = """
@@ -58,8 +58,8 @@ Args:
         "relation"), `outcome` (correct, incorrect, partial, missing, spurious; "ignored" for a
         duplicate relation line), gold and predicted `*_label`, `*_text`, `*_id` and `*_spans`
         (key phrases) or `*_source` and `*_target` ids (relations), and `why`.
-    edition (int, default 2019): the edition whose official evaluation is reproduced, 2019 or
-        2020 (see the metric card's "Editions" for the rules that differ).
+    edition (int, default 2019): the edition whose official evaluation is reproduced, 2019,
+        2020 or 2021 (see the metric card's "Editions" for the rules that differ).
 Returns:
     correct_A, incorrect_A, partial_A, missing_A, spurious_A, correct_B, missing_B, spurious_B:
         the counts over the evaluated sentences (all eight in every scenario);

@@ -548,7 +548,12 @@ def submissions(folder: str | PathLike) -> list[tuple[str, Path]] | None:
         return None
     runs = find_runs(top, lambda child: _layout(child) is not None, 2)
     if not runs:
-        raise ValueError(f"{top}: no submission found: expected {_LAYOUTS}, or a folder of those")
+        folders = [top, *(p for p in top.iterdir() if p.is_dir())]
+        brat = next(filter(None, map(_brat_edition, folders)), None)
+        hint = f"; it is laid out as in {brat}: score it with --edition {brat}" if brat else ""
+        raise ValueError(
+            f"{top}: no submission found: expected {_LAYOUTS}, or a folder of those{hint}"
+        )
     return runs
 
 

@@ -319,6 +319,8 @@ ENTRY = MetricEntry(
     random_inputs=random_rows,
     invalid_cases=INVALID,
     configs=["scenario1", "scenario2", "scenario3"],
+    # Every edition through add_batch and two processes (2020 and 2021 align the rows by text).
+    options=[{}, {"edition": 2020}, {"edition": 2021}],
     awkward=awkward,
     space_check=SPACE_CHECK,
 )
