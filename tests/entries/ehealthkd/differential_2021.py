@@ -15,8 +15,8 @@ run, or several runs laid out as ``run1/``, ``run2/`` (the official ``--runs`` l
 under team folders.
 
 Every run's scenario is scored by the official ``score.main_scenario`` (precision, recall, F1;
-the counts are the sizes of the data dicts its ``subtaskA`` and ``subtaskB`` return, subtask B
-run on its own where the scenario skips it) and by ``compute(edition=2021)`` on
+the counts are the sizes of the data dicts its ``subtaskA`` and ``subtaskB`` return: none for
+subtask B in scenario 2, which skips it, so 0) and by ``compute(edition=2021)`` on
 ``read_official`` inputs; the whole tree by ``score_files(edition=2021)``; every
 ``--cli-every``-th case also through ``taskeval score ehealthkd --edition 2021``. Where the
 official code raises, each path must raise ValueError.
@@ -56,6 +56,8 @@ Sent = base.Sent
 
 FOLDERS = {1: "scenario1-main", 2: "scenario2-taskA", 3: "scenario3-taskB"}
 STEM = "output"
+COUNTS = ("correct_A", "incorrect_A", "partial_A", "missing_A", "spurious_A")
+COUNTS += ("correct_B", "missing_B", "spurious_B")
 stats = {
     "scenario_runs": 0,
     "official_raised": 0,
@@ -81,7 +83,7 @@ def official_code(official: Path) -> ModuleType:
 
         def spy_a(gold, submit, verbose=False):
             data = real_a(gold, submit, verbose)
-            _official["seen"] = {"gold": gold, "submit": submit, "A": data}
+            _official["seen"] = {"A": data}
             return data
 
         def spy_b(gold, submit, data, verbose=False):
@@ -90,7 +92,7 @@ def official_code(official: Path) -> ModuleType:
             return found
 
         score.subtaskA, score.subtaskB = spy_a, spy_b
-        _official.update(score=score, subtaskB=real_b)
+        _official["score"] = score
     return _official["score"]
 
 
@@ -108,13 +110,11 @@ def official_scenario(official: Path, gold: Path, run_dir: Path, n: int) -> dict
                 skip_b,
                 False,
             )
-            seen = _official["seen"]
-            if "B" not in seen:  # the scenario skips subtask B: its counts all the same
-                seen["B"] = _official["subtaskB"](seen["gold"], seen["submit"], seen["A"])
     except Exception as e:  # the official code crashes: no official number
         return e
-    counts = {key: len(value) for key, value in {**seen["A"], **seen["B"]}.items()}
-    return {**counts, **metrics}
+    # The data dicts main_scenario gathers: scenario 2 skips subtask B, so none of its keys.
+    data = {**_official["seen"]["A"], **_official["seen"].get("B", {})}
+    return {key: len(data.get(key, ())) for key in COUNTS} | metrics
 
 
 # --------------------------------------------------------------------------------------------
