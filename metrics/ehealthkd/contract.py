@@ -242,13 +242,20 @@ CONTRACT = MetricContract(
         {"references": "gold", "predictions": "submission"},
         example_config="scenario1",
         file_help=(
-            "Upload the files of **one scenario folder** per side, with their official names. "
-            "**references**: the gold `input_scenarioN.txt`, `output_a_scenarioN.txt` and "
-            "`output_b_scenarioN.txt`. **predictions**: `output_scenarioN.txt` (or, as "
-            "officially, `input_scenarioN.txt`), `output_a_scenarioN.txt` and "
-            "`output_b_scenarioN.txt`. The scenario is the one the file names say (the menu below is for "
-            "files named otherwise). Pre-filled: a synthetic "
-            "scenario-1 case (44 sentences, 23 annotated) of the project's parity corpus."
+            "Choose the **edition**, then upload the files of **one scenario folder** per side, "
+            "with their official names (they say the edition: files of another edition are "
+            "refused). **2019**: **references** the gold `input_scenarioN.txt`, "
+            "`output_a_scenarioN.txt` and `output_b_scenarioN.txt`; **predictions** "
+            "`output_scenarioN.txt` (or, as officially, `input_scenarioN.txt`), "
+            "`output_a_scenarioN.txt` and `output_b_scenarioN.txt`; the scenario is the one the "
+            "file names say (the menu below is for files named otherwise). **2020**: "
+            "`scenario.txt` and its BRAT `scenario.ann` on each side. **2021**: `output.txt` and "
+            "its BRAT `output.ann` on each side. The 2020 and 2021 names do not say the "
+            "scenario: choose it in the menu (scenario 4 is 2020's only). Pre-filled: a "
+            "synthetic 2019 scenario-1 case (44 sentences, 23 annotated) of the project's "
+            "parity corpus. Synthetic 2020 and 2021 cases to try are among the Space's files: "
+            "`examples/gold_2020` with `examples/submission_2020`, `examples/gold_2021` with "
+            "`examples/submission_2021`."
         ),
     ),
     check=SubmissionCheck(

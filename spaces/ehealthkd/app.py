@@ -1,4 +1,11 @@
-"""Gradio Space of ``ehealthkd``: the eHealth-KD 2019 evaluation (``evaltest``), bit for bit."""
+"""Gradio Space of ``ehealthkd``: the official eHealth-KD 2019, 2020 and 2021 evaluations, bit for
+bit, the edition chosen beside the scenario.
+
+The uploaded files' names say their edition (2019: ``input_``/``output_a_``/``output_b_``
+``scenarioN.txt``; 2020: ``scenario.txt`` and ``scenario.ann``; 2021: ``output.txt`` and
+``output.ann``): files of another edition than the chosen one are refused, as the reader would
+read them as their own edition's and the scores would follow the other edition's rules.
+"""
 
 import re
 from pathlib import Path
@@ -14,7 +21,15 @@ SCENARIOS = [
     ("Scenario 1: main (key phrases A + relations B)", "scenario1"),
     ("Scenario 2: task A (key phrases only)", "scenario2"),
     ("Scenario 3: task B (relations, gold key phrases given)", "scenario3"),
+    ("Scenario 4: transfer (2020 only; scored as scenario 1)", "scenario4"),
 ]
+EDITIONS = [
+    ("2019 (input_, output_a_, output_b_ files)", 2019),
+    ("2020 (BRAT scenario.txt + scenario.ann)", 2020),
+    ("2021 (BRAT output.txt + output.ann)", 2021),
+]
+# The BRAT editions' file names: a sentence file and its .ann beside it.
+BRAT_NAMES = {2020: "scenario", 2021: "output"}
 
 # Two hand-made sentences: a gold annotation each, and a prediction with typical mistakes.
 _G1 = "El tipo de cáncer afecta a las vías respiratorias ."
@@ -81,29 +96,121 @@ PREDICTIONS = [
 
 
 def controls() -> list:
-    return [
-        gr.Dropdown(
+    with gr.Row():  # side by side on a desktop, one above the other on a phone
+        scenario = gr.Dropdown(
             SCENARIOS,
             value="scenario1",
             label="scenario (for JSON rows, and files whose names do not say it)",
             elem_id="scenario",
+            min_width=300,
         )
-    ]
+        edition = gr.Dropdown(
+            EDITIONS,
+            value=2019,
+            label="edition (its official evaluation, and the files it reads)",
+            elem_id="edition",
+            min_width=300,
+        )
+    return [scenario, edition]
 
 
-def read_controls(scenario: str) -> tuple[str, dict]:
+class Chosen(str):
+    """The chosen scenario (the metric's config), carrying the edition chosen beside it:
+    ``check_uploads`` is handed the config alone. Pickled as the plain scenario name."""
+
+    edition: int
+
+    def __new__(cls, scenario: str, edition: int) -> "Chosen":
+        chosen = super().__new__(cls, scenario)
+        chosen.edition = edition
+        return chosen
+
+    def __reduce__(self) -> tuple:
+        return str, (str(self),)
+
+
+def _edition(value: int | str) -> int:
+    editions = [year for _, year in EDITIONS]
+    try:
+        edition = int(value)
+    except (TypeError, ValueError):
+        edition = None
+    if edition not in editions or isinstance(value, bool):
+        raise ValueError(f"edition: choose 2019, 2020 or 2021, got {value!r}")
+    return edition
+
+
+def read_controls(scenario: str, edition: int | str = 2019) -> tuple[str, dict]:
     if scenario not in {value for _, value in SCENARIOS}:
-        raise ValueError(f"scenario: choose scenario1, scenario2 or scenario3, got {scenario!r}")
-    return scenario, {}
+        raise ValueError(
+            f"scenario: choose scenario1, scenario2, scenario3 or scenario4, got {scenario!r}"
+        )
+    year = _edition(edition)
+    if scenario == "scenario4" and year != 2020:
+        raise ValueError(
+            f"scenario 4 (transfer) exists in the 2020 edition only: choose edition 2020, or "
+            f"scenario 1, 2 or 3 for edition {year}"
+        )
+    return Chosen(scenario, year), {"edition": year}
 
 
-# The official names end in the scenario's number: output_a_scenario2.txt.
+# The official 2019 names end in the scenario's number: output_a_scenario2.txt.
 _NAMED = re.compile(r"_scenario(\d+)\.txt$")
+
+
+def edition_of_name(name: str) -> int | None:
+    """The edition whose official file names include ``name``, or None."""
+    if _NAMED.search(name):
+        return 2019
+    for edition, stem in BRAT_NAMES.items():
+        if name in (f"{stem}.txt", f"{stem}.ann"):
+            return edition
+    return None
+
+
+def _pairs_complete(names: dict[str, list[str]]) -> None:
+    """Each side's BRAT sentence file uploaded with its ``.ann``, and the other way round."""
+    for side, files in names.items():
+        for stem in BRAT_NAMES.values():
+            for have, missing in ((f"{stem}.txt", f"{stem}.ann"), (f"{stem}.ann", f"{stem}.txt")):
+                if have in files and missing not in files:
+                    raise ValueError(
+                        f"{side}: {have} was uploaded without {missing}: upload both files of "
+                        "the scenario folder"
+                    )
+
+
+def _one_edition(names: dict[str, list[str]], chosen: int) -> None:
+    """The edition the files' names say is the chosen one (and the same on both sides)."""
+    said = {n: e for files in names.values() for n in files if (e := edition_of_name(n))}
+    editions = sorted(set(said.values()))
+    if len(editions) > 1:
+        listing = "; ".join(
+            f"{side}: {', '.join(f'{n} ({said[n]})' for n in sorted(set(files)) if n in said)}"
+            for side, files in names.items()
+            if any(n in said for n in files)
+        )
+        found = " and ".join(map(str, editions))
+        raise ValueError(
+            f"the uploaded files are of the eHealth-KD editions {found} ({listing}): upload the "
+            "files of one edition"
+        )
+    if editions and editions[0] != chosen:
+        files = ", ".join(sorted(said))
+        raise ValueError(
+            f"the uploaded files ({files}) are eHealth-KD {editions[0]} files, but edition "
+            f"{chosen} is chosen: choose edition {editions[0]} in the edition menu"
+        )
 
 
 def check_uploads(names: dict[str, list[str]], scenario: str | None) -> str | None:
     """The scenario the uploaded files' names say, on both sides (None when no name says one:
-    the menu's choice holds). Files of different scenarios are refused, each named once."""
+    the menu's choice holds; the 2020 and 2021 names never say one). Refused: files of another
+    edition than the chosen one (``scenario`` a ``Chosen``; 2019 otherwise) or of two editions,
+    a BRAT ``.txt`` without its ``.ann`` (or the other way round), files of different
+    scenarios (each named once)."""
+    _pairs_complete(names)
+    _one_edition(names, getattr(scenario, "edition", 2019))
     said = {n: m.group(1) for side in names.values() for n in side if (m := _NAMED.search(n))}
     numbers = sorted(set(said.values()), key=int)
     if len(numbers) <= 1:
