@@ -81,10 +81,10 @@ class SpaceSpec:
     breakdown: Callable[[Any], pd.DataFrame] = pd.DataFrame
     # The details (and the config name) → a matplotlib figure, shown in a ``gr.Plot``.
     plot: Callable[[Any, str | None], Any] | None = None
-    # The uploaded file names per side ("references", "predictions") and the chosen config
-    # name → the config the names say (None: they say none, the chosen one holds); raises a
-    # ValueError if the names disagree among themselves.
-    check_uploads: Callable[[dict[str, list[str]], str | None], str | None] | None = None
+    # The uploaded file names per side ("references", "predictions"), the chosen config name
+    # and the chosen options → the config the names say (None: they say none, the chosen one
+    # holds); raises a ValueError if the names disagree among themselves or with the options.
+    check_uploads: Callable[[dict[str, list[str]], str | None, dict], str | None] | None = None
     # Official inputs are folders of files (the uploads are put in one folder per side).
     folders: bool = False
     references_optional: bool = False
@@ -547,7 +547,7 @@ def _settings(spec: SpaceSpec, source: str, values: Sequence[Any]) -> tuple[str 
             side: [Path(p).name for p in _paths(files)]
             for side, files in (("references", ref_files), ("predictions", pred_files))
         }
-        config = spec.check_uploads(names, config) or config
+        config = spec.check_uploads(names, config, options) or config
     return config, options
 
 

@@ -114,21 +114,6 @@ def controls() -> list:
     return [scenario, edition]
 
 
-class Chosen(str):
-    """The chosen scenario (the metric's config), carrying the edition chosen beside it:
-    ``check_uploads`` is handed the config alone. Pickled as the plain scenario name."""
-
-    edition: int
-
-    def __new__(cls, scenario: str, edition: int) -> "Chosen":
-        chosen = super().__new__(cls, scenario)
-        chosen.edition = edition
-        return chosen
-
-    def __reduce__(self) -> tuple:
-        return str, (str(self),)
-
-
 def _edition(value: int | str) -> int:
     editions = [year for _, year in EDITIONS]
     try:
@@ -151,7 +136,7 @@ def read_controls(scenario: str, edition: int | str = 2019) -> tuple[str, dict]:
             f"scenario 4 (transfer) exists in the 2020 edition only: choose edition 2020, or "
             f"scenario 1, 2 or 3 for edition {year}"
         )
-    return Chosen(scenario, year), {"edition": year}
+    return scenario, {"edition": year}
 
 
 # The official 2019 names end in the scenario's number: output_a_scenario2.txt.
@@ -203,14 +188,16 @@ def _one_edition(names: dict[str, list[str]], chosen: int) -> None:
         )
 
 
-def check_uploads(names: dict[str, list[str]], scenario: str | None) -> str | None:
+def check_uploads(
+    names: dict[str, list[str]], scenario: str | None, options: dict | None = None
+) -> str | None:
     """The scenario the uploaded files' names say, on both sides (None when no name says one:
     the menu's choice holds; the 2020 and 2021 names never say one). Refused: files of another
-    edition than the chosen one (``scenario`` a ``Chosen``; 2019 otherwise) or of two editions,
+    edition than the chosen one (``options["edition"]``, 2019 by default) or of two editions,
     a BRAT ``.txt`` without its ``.ann`` (or the other way round), files of different
     scenarios (each named once)."""
     _pairs_complete(names)
-    _one_edition(names, getattr(scenario, "edition", 2019))
+    _one_edition(names, (options or {}).get("edition", 2019))
     said = {n: m.group(1) for side in names.values() for n in side if (m := _NAMED.search(n))}
     numbers = sorted(set(said.values()), key=int)
     if len(numbers) <= 1:
