@@ -39,6 +39,17 @@ def test_every_unreadable_line_is_an_error_at_its_line(tmp_path, edition):
     assert f"the official {edition} reader fails here" in errors[1][1]
 
 
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_malformed_event_and_attribute_lines_are_each_an_error(tmp_path, edition):
+    bad = ORDER["sub_ann"] + "E1 Action:T4\n" + "A1\tNegated\n" + "A2\tNegated T77\n"
+    report, _ = _check(tmp_path, dict(ORDER, sub_ann=bad), edition, references=False)
+    errors = [(p.line, p.message) for p in report.problems if p.level == "error"][:3]
+    assert [line for line, _ in errors] == [4, 5, 6]
+    assert "expected E<n><TAB>TYPE:ID ROLE:ID" in errors[0][1]
+    assert "expected A<n><TAB>NAME ID" in errors[1][1]
+    assert "the attribute's key phrase is not in the file" in errors[2][1]
+
+
 def test_what_2021_drops_is_a_warning_and_2020_refuses(tmp_path):
     case = forgiven("an unknown id", "across sentences")
     report, _ = _check(tmp_path / "a", case, 2021, references=False)

@@ -118,6 +118,11 @@ def test_scenario4_needs_the_2020_edition():
         ("\n", "unknown annotation line"),
         ("R9\tcauses Arg1:T1 Arg2:T99\n", "'T99' is not the id of a key phrase"),
         ("T9\tConcept 0 x\tasma\n", "each span must be 'START END' of ints"),
+        ("E9 Action:T2\n", "expected E<n><TAB>TYPE:ID ROLE:ID"),
+        ("E9\tAction:T2 Subject:T1\tx\n", "expected E<n><TAB>TYPE:ID ROLE:ID"),
+        ("A9\tNegated\n", "expected A<n><TAB>NAME ID"),
+        ("A9\tNegated T77\n", "the attribute's key phrase is not in the file"),
+        ("E9\tAction:T77 Subject:T1\n", "the event's trigger 'T77' is not a key phrase"),
     ],
 )
 def test_what_the_official_reader_fails_on_is_refused(tmp_path, line, problem):
