@@ -471,7 +471,7 @@ def scenario_pairs_brat(
             f"{predictions}: expected an {edition} run (scenario folders) or one of them"
         )
     if edition == 2021:
-        return _pairs_2021(golds, subm, predictions, scenario)
+        return _pairs_2021(golds, subm, references, predictions, scenario)
     pairs = []
     for named, folder in subm.items():
         chosen = named or scenario or (next(iter(golds)) if len(golds) == 1 else None)
@@ -500,14 +500,25 @@ def scenario_pairs_brat(
 def _pairs_2021(
     golds: dict[str | None, Path],
     subm: dict[str | None, Path],
+    references: Path,
     predictions: Path,
     scenario: str | None,
 ) -> list[tuple[str, Path, Path]]:
     layout = LAYOUTS[2021]
-    if None in golds or None in subm:
-        # One scenario folder on a side: its name, the other side's or ``scenario`` tells which.
-        named = [k for k in (*golds, *subm) if k is not None]
-        chosen = scenario or (named[0] if len(set(named)) == 1 else None)
+    singles = {
+        side: next(iter(found))
+        for side, found, top in (("gold", golds, references), ("run", subm, predictions))
+        if list(found.values()) == [top]
+    }
+    if singles:
+        # One scenario folder on a side: ``scenario``, or the name of that folder, tells which.
+        named = {k for k in singles.values() if k is not None}
+        if scenario is None and len(named) > 1:
+            raise ValueError(
+                f"{predictions}: the gold folder holds {singles['gold']}, the run folder "
+                f"{singles['run']}: give folders of the same scenario"
+            )
+        chosen = scenario or (named.pop() if named else None)
         if chosen is None:
             raise ValueError(
                 f"{predictions}: neither the folders' names nor --scenario tell which scenario "

@@ -42,12 +42,17 @@ def test_every_unreadable_line_is_an_error_at_its_line(tmp_path, edition):
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_malformed_event_and_attribute_lines_are_each_an_error(tmp_path, edition):
     bad = ORDER["sub_ann"] + "E1 Action:T4\n" + "A1\tNegated\n" + "A2\tNegated T77\n"
+    bad += "E2\tAction:T70 Subject:T4\n" + "E3\tAction:T71 Subject:T4\n"
     report, _ = _check(tmp_path, dict(ORDER, sub_ann=bad), edition, references=False)
-    errors = [(p.line, p.message) for p in report.problems if p.level == "error"][:3]
-    assert [line for line, _ in errors] == [4, 5, 6]
-    assert "expected E<n><TAB>TYPE:ID ROLE:ID" in errors[0][1]
-    assert "expected A<n><TAB>NAME ID" in errors[1][1]
-    assert "the attribute's key phrase is not in the file" in errors[2][1]
+    errors = dict((p.line, p.message) for p in report.problems if p.level == "error")
+    # The read goes on after each: both unknown triggers and the attribute are found.
+    assert sorted(errors) == [4, 5, 6, 7, 8]
+    assert "expected E<n><TAB>TYPE:ID ROLE:ID" in errors[4]
+    assert "expected A<n><TAB>NAME ID" in errors[5]
+    assert "the attribute's key phrase is not in the file" in errors[6]
+    assert "the event's trigger 'T71' is not a key phrase" in " ".join(
+        p.message for p in report.problems if p.line == 8
+    )
 
 
 def test_what_2021_drops_is_a_warning_and_2020_refuses(tmp_path):

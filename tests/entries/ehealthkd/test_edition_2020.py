@@ -114,8 +114,22 @@ def test_scenario4_needs_the_2020_edition():
 @pytest.mark.parametrize(
     ("line", "problem"),
     [
-        ("R9\tcauses Arg1:T1 Arg2:T4\n", "crosses sentence boundaries"),
+        ("R9\tcauses Arg1:T1 Arg2:T4\n", r"from T1 \(sentence 1\) to T4 \(sentence 2\) crosses"),
+        ("R9\tcauses Arg1:T4 Arg2:T1\n", r"from T4 \(sentence 2\) to T1 \(sentence 1\) crosses"),
         ("\n", "unknown annotation line"),
+        ("X9\tConcept 0 2\tEl\n", "unknown annotation line"),
+        ("S9\tcauses Arg1:T1 Arg2:T3\n", "unknown annotation line"),
+        ("F9\tAction:T2 Subject:T1\n", "unknown annotation line"),
+        ("B9\tNegated T1\n", "unknown annotation line"),
+        ("T9\tConcept 0 2 4\tasma\n", "each span must be 'START END' of ints"),
+        ("T9\tConcept 0\tasma\n", "each span must be 'START END' of ints"),
+        ("Tx\tConcept 0 2\tEl\n", "a key-phrase id must be T<int>"),
+        ("R9\tcauses Arg1:T1 Arg2:T3 x\n", "expected R<n><TAB>LABEL Arg1:ID Arg2:ID"),
+        ("R9\tcauses Arg1:T1 T3\n", "expected R<n><TAB>LABEL Arg1:ID Arg2:ID"),
+        ("E9\tAction:T2:x Subject:T1\n", "expected E<n><TAB>TYPE:ID ROLE:ID"),
+        ("E9\tAction Subject:T1\n", "expected E<n><TAB>TYPE:ID ROLE:ID"),
+        ("E9\tAction:T2 Subject\n", "expected E<n><TAB>TYPE:ID ROLE:ID"),
+        ("A9\tNegated T1 x\n", "expected A<n><TAB>NAME ID"),
         ("R9\tcauses Arg1:T1 Arg2:T99\n", "'T99' is not the id of a key phrase"),
         ("T9\tConcept 0 x\tasma\n", "each span must be 'START END' of ints"),
         ("E9 Action:T2\n", "expected E<n><TAB>TYPE:ID ROLE:ID"),
@@ -183,6 +197,14 @@ def test_the_gold_layout_stands_for_the_official_mode(tmp_path):
             predictions=tmp_path / "submissions",
             edition=2020,
         )
+        transfer = taskeval.score_files(
+            "ehealthkd",
+            references=tmp_path / "development" / "transfer",
+            predictions=top / "dev" / "run1",
+            edition=2020,
+        )
+    assert list(transfer) == ["scenario4"]
+    assert same(transfer["scenario4"], expected("alignment", "scenario4"))
     assert list(dev) == ["team/dev/run1"] and list(train) == ["team/train/run1"]
     assert list(dev["team/dev/run1"]) == list(SCENARIOS)
     assert list(train["team/train/run1"]) == list(SCENARIOS[:3])
@@ -221,3 +243,35 @@ def test_scenario_4_of_2019_files_says_it_needs_the_2020_edition(tmp_path, capsy
     args = ["score", "ehealthkd", "--references", str(gold), "--predictions", str(run)]
     assert main([*args, "--scenario", "4"]) == 1
     assert "scenario4 needs edition 2020" in capsys.readouterr().err
+
+
+def test_one_scenario_folder_on_a_side(tmp_path):
+    gold, run = build(tmp_path, ORDER)
+    # A named run folder against the gold tree: that scenario only.
+    one = score_files_quietly(gold, run / FOLDERS[1])
+    assert list(one) == ["scenario2"] and same(one["scenario2"], expected("order", "scenario2"))
+    # Folders whose names tell nothing: the single gold's scenario, or --scenario.
+    plain_gold, plain_run = tmp_path / "g", tmp_path / "r"
+    write_scenario(plain_gold, ORDER["gold_text"], ORDER["gold_ann"])
+    write_scenario(plain_run, ORDER["sub_text"], ORDER["sub_ann"])
+    named = score_files_quietly(gold / FOLDERS[2], plain_run)
+    assert list(named) == ["scenario3"]
+    with pytest.raises(ValueError, match="neither its name nor the gold's tells which scenario"):
+        score_files_quietly(gold, plain_run)
+    chosen = score_files_quietly(gold, plain_run, scenario="scenario3")
+    assert list(chosen) == ["scenario3"] and same(
+        chosen["scenario3"], expected("order", "scenario3")
+    )
+    # A run folder of one scenario the gold does not score is refused; in a tree, left out.
+    write_scenario(tmp_path / "training", ORDER["gold_text"], ORDER["gold_ann"])
+    with pytest.raises(ValueError, match="no gold for scenario4"):
+        score_files_quietly(tmp_path / "training", run / FOLDERS[3])
+    assert list(score_files_quietly(tmp_path / "training", run)) == list(SCENARIOS[:3])
+
+
+def score_files_quietly(references: Path, predictions: Path, **options) -> dict:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return taskeval.score_files(
+            "ehealthkd", references=references, predictions=predictions, edition=2020, **options
+        )

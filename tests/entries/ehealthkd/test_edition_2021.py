@@ -171,3 +171,65 @@ def test_compare_reports_the_official_values_of_each_run(tmp_path, capsys):
     assert printed["options"] == {"edition": 2021}
     for system in printed["systems"]:
         assert same(system["official"], expected("labels", "scenario2"))
+
+
+def test_one_scenario_folder_on_a_side(tmp_path):
+    gold, run = build(tmp_path, ORDER, TXT, FOLDERS)
+    quiet = dict(edition=2021)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        one = taskeval.score_files(
+            "ehealthkd", references=gold / FOLDERS[1], predictions=run, **quiet
+        )
+        also = taskeval.score_files(
+            "ehealthkd", references=gold, predictions=run / FOLDERS[2], **quiet
+        )
+    assert list(one) == ["scenario2"] and same(one["scenario2"], expected("order", "scenario2"))
+    assert list(also) == ["scenario3"] and same(also["scenario3"], expected("order", "scenario3"))
+    # Folders whose names tell nothing: --scenario says which.
+    plain_gold, plain_run = tmp_path / "g", tmp_path / "r"
+    write_scenario(plain_gold, ORDER["gold_text"], ORDER["gold_ann"], TXT)
+    write_scenario(plain_run, ORDER["sub_text"], ORDER["sub_ann"], TXT)
+    with pytest.raises(ValueError, match="neither the folders' names nor --scenario tell"):
+        taskeval.score_files("ehealthkd", references=plain_gold, predictions=plain_run, **quiet)
+    with pytest.raises(ValueError, match="neither the folders' names nor --scenario tell"):
+        taskeval.score_files("ehealthkd", references=plain_gold, predictions=run, **quiet)
+    chosen = taskeval.score_files(
+        "ehealthkd", references=plain_gold, predictions=run, scenario="scenario3", **quiet
+    )
+    assert list(chosen) == ["scenario3"] and same(
+        chosen["scenario3"], expected("order", "scenario3")
+    )
+    named = taskeval.score_files(
+        "ehealthkd", references=plain_gold, predictions=run / FOLDERS[0], **quiet
+    )
+    assert list(named) == ["scenario1"] and same(named["scenario1"], expected("order", "scenario1"))
+    with pytest.raises(ValueError, match="gold folder holds scenario3, the run folder scenario1"):
+        taskeval.score_files(
+            "ehealthkd", references=gold / FOLDERS[2], predictions=run / FOLDERS[0], **quiet
+        )
+    with pytest.raises(ValueError, match="the run has no scenario3 folder"):
+        taskeval.score_files(
+            "ehealthkd",
+            references=gold / FOLDERS[2],
+            predictions=run / FOLDERS[0],
+            scenario="scenario3",
+            **quiet,
+        )
+    with pytest.raises(ValueError, match="the gold has no scenario1 folder"):
+        taskeval.score_files(
+            "ehealthkd",
+            references=gold / FOLDERS[2],
+            predictions=plain_run,
+            scenario="scenario1",
+            **quiet,
+        )
+
+
+def test_a_relation_across_sentences_is_named_with_its_sentences(tmp_path):
+    gold, run = build(tmp_path, forgiven("across sentences"), TXT, FOLDERS[:1])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        taskeval.score_files("ehealthkd", references=gold, predictions=run, edition=2021)
+    said = " | ".join(str(w.message) for w in caught)
+    assert "the relation 'causes' from T1 (sentence 1) to T4 (sentence 2) crosses" in said
