@@ -32,7 +32,7 @@ def brat_edition(root: Path) -> int | None:
     """The BRAT edition whose files a submission tree holds (by its ``.ann`` names), or None."""
     for layout in LAYOUTS.values():
         ann = Path(layout.sentence_file).with_suffix(".ann").name
-        if (root / ann).is_file() or next(root.rglob(ann), None) is not None:
+        if next(root.rglob(ann), None) is not None:  # the folder's own files included
             return layout.edition
     return None
 
@@ -119,13 +119,9 @@ def run_brat(files: Any, report: Any, edition: int) -> None:
     """Check the BRAT submission ``files.predictions`` of ``edition`` into ``report``."""
     root = Path(files.predictions)
     names = (LAYOUTS[edition].sentence_file, Path(LAYOUTS[edition].sentence_file).stem + ".ann")
+    # Every folder holding either file, the submission's own included.
     folders = sorted({p.parent for name in names for p in root.rglob(name)})
-    if (root / names[0]).is_file() or (root / names[1]).is_file():
-        folders = sorted({root, *folders})
     if files.references is not None:
         _as_scored(report, files, edition)
-    seen: set[Path] = set()
     for folder in folders:
-        if folder not in seen:
-            seen.add(folder)
-            _folder(report, folder, edition)
+        _folder(report, folder, edition)

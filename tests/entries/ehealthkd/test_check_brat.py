@@ -72,6 +72,27 @@ def test_what_2021_drops_is_a_warning_and_2020_refuses(tmp_path):
     assert [p.line for p in report.problems if p.level == "error"] == [None, 13, 14] * 3
 
 
+def test_a_key_phrase_label_error_is_at_its_t_line(tmp_path):
+    # An A line and an R line numbered like the phrase do not move it.
+    sub = (
+        ORDER["sub_ann"].replace("\tConcept ", "\tConcpt ")
+        + "A4\tNegated T4\nR4\tis-a Arg1:T4 Arg2:T5\n"
+    )
+    report, _ = _check(tmp_path, dict(ORDER, sub_ann=sub), 2021, references=False)
+    assert [(p.line, p.message[:18]) for p in report.problems][:1] == [(2, "key phrase T4: lab")]
+
+
+def test_a_file_that_is_not_utf8_is_an_error_and_one_folder_is_checked(tmp_path):
+    _, run = build(tmp_path, ORDER, *EDITIONS[2021])
+    folder = run / EDITIONS[2021][1][0]
+    (folder / "output.ann").write_bytes(b"T1\tConcept 0 2\t\xe9l\n")
+    report = taskeval.check("ehealthkd", folder)
+    assert [(p.level, p.message) for p in report.problems] == [
+        ("error", "not UTF-8 (" + report.problems[0].message.split("(", 1)[1])
+    ]
+    assert report.problems[0].file.endswith("output.ann")
+
+
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_labels_outside_the_vocabulary_are_errors(tmp_path, edition):
     sub = ORDER["sub_ann"].replace("Predicate", "[SEP]").replace("has-property", "has-part")
