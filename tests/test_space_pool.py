@@ -49,13 +49,24 @@ def test_a_worker_killed_during_a_request_is_reported_as_killed_not_as_memory(on
     """Planted: every death of a worker reported as "needed more memory"."""
     worker = _idle_worker(one_worker)
     os.kill(worker.process.pid, signal.SIGSTOP)  # the task waits in the pipe, unread
+    # Killed once the task is in the pipe: killed earlier, between the pool's look at whether
+    # the worker runs and the send, it would be a worker that died idle (replaced).
+    sent, pipe = threading.Event(), worker.tasks
+
+    class Sending:
+        def send(self, task: dict) -> None:
+            pipe.send(task)
+            sent.set()
+
+        def __getattr__(self, name: str):
+            return getattr(pipe, name)
+
+    worker.tasks = Sending()
     replies: list[dict] = []
     asking = threading.Thread(target=lambda: replies.append(one_worker.run(_task([], []))))
     asking.start()
     try:
-        # The request has taken the worker once the idle queue is empty.
-        while one_worker._idle.qsize():
-            threading.Event().wait(0.01)
+        assert sent.wait(120), "the request never sent its task"
     finally:
         os.kill(worker.process.pid, signal.SIGKILL)
     asking.join(timeout=120)
