@@ -71,7 +71,6 @@ LAYOUTS = {
         forgiving=True,
     ),
 }
-SENTENCE_FILE = LAYOUTS[2020].sentence_file
 
 
 def edition_of_folder(folder: str | PathLike) -> int | None:

@@ -20,6 +20,7 @@ from typing import Any
 
 from .brat import LAYOUTS, brat_submissions, read_scenario_brat, read_scenario_file
 from .brat import scenario_pairs_brat as pairs_of
+from .check import located
 from .inputs import HUB_ENTITY_LABELS, HUB_RELATION_LABELS
 from .plain_values import shown
 
@@ -35,17 +36,6 @@ def brat_edition(root: Path) -> int | None:
         if next(root.rglob(ann), None) is not None:  # the folder's own files included
             return layout.edition
     return None
-
-
-def _located(report: Any, message: str, level: str) -> None:
-    """A reader's message ``PATH, line N: what`` as a problem at that file and line."""
-    head, sep, rest = message.partition(": ")
-    path, _, number = head.partition(", line ")
-    if not sep or not Path(path).exists():
-        getattr(report, level)(message)
-        return
-    line = int(number) if number.isdigit() else None
-    getattr(report, level)(rest, file=Path(path), line=line)
 
 
 def _phrase_lines(ann: Path) -> dict[int, int]:
@@ -93,12 +83,12 @@ def _folder(report: Any, folder: Path, edition: int) -> None:
         try:
             sentences, unscorable = read_scenario_file(txt, edition, collected)
         except ValueError as refused:  # the file itself: not UTF-8, say
-            _located(report, str(refused), "error")
+            located(report, str(refused), "error")
             return
     for problem in [*collected, *unscorable.values()]:
-        _located(report, str(problem), "error")
+        located(report, str(problem), "error")
     for said in caught:
-        _located(report, str(said.message), "warning")
+        located(report, str(said.message), "warning")
     _labels(report, ann, sentences, edition)
 
 
@@ -112,7 +102,7 @@ def _as_scored(report: Any, files: Any, edition: int) -> None:
                 for _, gold, submitted in pairs_of(references, run, None, edition):
                     read_scenario_brat(gold, submitted, edition)
         except ValueError as refused:
-            _located(report, str(refused), "error")
+            located(report, str(refused), "error")
 
 
 def run_brat(files: Any, report: Any, edition: int) -> None:

@@ -284,15 +284,15 @@ def _scenario(report: Any, files: Any, folder: Path, n: str) -> None:
         )
 
 
-def _refusal(report: Any, refused: ValueError) -> None:
-    """A refusal of the scorer's reader as an error at the file and line it names."""
-    message = str(refused)
-    located = re.fullmatch(r"(.+?)(?:, line (\d+))?: (.+)", message, re.DOTALL)
-    if located is None or not Path(located.group(1)).exists():
-        report.error(message)
+def located(report: Any, message: str, level: str = "error") -> None:
+    """A message of the scorer's reader (``PATH[, line N]: what``: a refusal, a warning) as a
+    problem of ``level`` at the file and line it names."""
+    found = re.fullmatch(r"(.+?)(?:, line (\d+))?: (.+)", message, re.DOTALL)
+    if found is None or not Path(found.group(1)).exists():
+        getattr(report, level)(message)
         return
-    path, number, rest = located.groups()
-    report.error(rest, file=Path(path), line=None if number is None else int(number))
+    path, number, rest = found.groups()
+    getattr(report, level)(rest, file=Path(path), line=None if number is None else int(number))
 
 
 def _as_scored(report: Any, files: Any) -> None:
@@ -306,25 +306,25 @@ def _as_scored(report: Any, files: Any) -> None:
             runs = submissions(files.predictions) or [("", Path(files.predictions))]
             pairs = [p for _, path in runs for p in scenario_pairs(files.references, path)]
         except ValueError as refused:
-            _refusal(report, refused)
+            located(report, str(refused))
             return
         read: set[Path] = set()
         for _, gold_folder, submitted in pairs:
             try:
                 gold_file = gold_sentence_file(gold_folder)
             except ValueError as refused:
-                _refusal(report, refused)
+                located(report, str(refused))
                 continue
             try:
                 submission_sentence_file(submitted, gold_file)
             except ValueError as refused:
-                _refusal(report, refused)
+                located(report, str(refused))
             if gold_file not in read:
                 read.add(gold_file)
                 try:
                     gold_annotations(gold_file)
                 except ValueError as refused:
-                    _refusal(report, refused)
+                    located(report, str(refused))
 
 
 def run(files: Any, report: Any) -> None:
