@@ -15,8 +15,7 @@ taskeval must raise ``ValueError`` whatever the official code does). Every value
 with ``==`` and its type.
 
 rouge 1.0.1 must be importable (the official scorer's dependency, installed outside this
-repository). Until the project's ``rouge_l`` module exists, ROUGE-L is taken from that package
-(the one function ``answers.rouge_l_f`` is replaced), and a note says so.
+repository).
 
     python scripts/differential/run.py kilt:core --official DIR --cases 10000
 """
@@ -36,7 +35,7 @@ from typing import Any
 
 from common import Outcome, compare_values, run
 
-from taskeval._metrics.kilt import answers, scoring
+from taskeval._metrics.kilt import scoring
 
 _official: dict[str, Any] = {}
 stats = dict.fromkeys(
@@ -67,24 +66,7 @@ def official_modules(official: Path) -> tuple[Any, Any]:
         downstream = importlib.import_module("kilt.eval_downstream")
         retrieval = importlib.import_module("kilt.eval_retrieval")
         _official.update(downstream=downstream, retrieval=retrieval)
-        _use_rouge_package_until_rouge_l()
     return _official["downstream"], _official["retrieval"]
-
-
-def _use_rouge_package_until_rouge_l() -> None:
-    try:
-        importlib.import_module("taskeval._metrics.kilt.rouge_l")
-    except ImportError:
-        from rouge import Rouge
-
-        def rouge_l_f(prediction: str, gold: str) -> float:
-            try:
-                return Rouge().get_scores(prediction, gold, avg=True)["rouge-l"]["f"]
-            except ValueError:
-                return 0.0
-
-        answers.rouge_l_f = rouge_l_f
-        print("kilt:core: ROUGE-L from the rouge package (no rouge_l module yet)", file=sys.stderr)
 
 
 # --------------------------------------------------------------------------------------------
