@@ -116,3 +116,51 @@ def answer_in_context(
             if any(answer in text for answer in normal_answers):
                 return 1
     return 0
+
+
+# The entity metrics of KILT's later commit (2664322; eval_retrieval.py from 6fd6b0c on).
+
+
+def gold_titles(gold: Mapping[str, Any]) -> set[str]:
+    """``get_gold_titles``: the stripped, non-blank titles of the gold passages."""
+    titles: set[str] = set()
+    for output in gold["output"]:
+        for provenance in output.get("provenance", ()):
+            title = provenance.get("title")
+            if title and title.strip():
+                titles.add(title.strip())
+    return titles
+
+
+def entity_in_input(question: str, titles: set[str]) -> int:
+    """``_entity_in_input``: 1 when a normalised gold title is inside the normalised input."""
+    text = normalize_answer(question)
+    return 1 if any(normalize_answer(title) in text for title in titles) else 0
+
+
+def entity_in_context(
+    guess_provenance: Sequence[Mapping[str, Any]], titles: set[str], k: int
+) -> int:
+    """``_ent_in_context_at_k``: 1 when one of the first k guessed texts holds a gold title."""
+    normal_titles = [normalize_answer(title) for title in titles]
+    for provenance in guess_provenance[:k]:
+        if "text" in provenance:
+            text = normalize_answer(provenance["text"])
+            if any(title in text for title in normal_titles):
+                return 1
+    return 0
+
+
+def answer_and_entity_in_context(
+    guess_provenance: Sequence[Mapping[str, Any]], answers: set[str], titles: set[str], k: int
+) -> int:
+    """``_answer_and_ent_in_context_at_k``: 1 when one of the first k guessed texts holds both
+    a gold answer and a gold title."""
+    normal_answers = [normalize_answer(answer) for answer in answers]
+    normal_titles = [normalize_answer(title) for title in titles]
+    for provenance in guess_provenance[:k]:
+        if "text" in provenance:
+            text = normalize_answer(provenance["text"])
+            if any(a in text for a in normal_answers) and any(t in text for t in normal_titles):
+                return 1
+    return 0

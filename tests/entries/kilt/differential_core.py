@@ -242,11 +242,15 @@ def spoil(rng: random.Random, case: dict) -> None:
         guess["output"][0]["provenance"] = [{"wikipedia_id": 1, "text": 5}]
     elif kind == "gold_answer_none":
         record["output"][0]["answer"] = rng.choice([None, 0, False])
+        # null is no answer, as the official scorer reads it; 0 and False are refused.
+        refuse["downstream"] = refuse["retrieval"] = record["output"][0]["answer"] is not None
     elif kind == "gold_answer_int":
         record["output"][0]["answer"] = rng.choice([5, ["x"], {"a": 1}])
     elif kind == "guess_answer_int":
         guess["output"][0]["answer"] = rng.choice([5, None, 1.5])
-        refuse["retrieval"] = "provenance" not in guess["output"][0]  # the answer is not read
+        # Retrieval does not read the answer; taskeval refuses one not a string in both
+        # (documented), and reads None as no answer.
+        refuse["retrieval"] = guess["output"][0]["answer"] is not None
     elif kind == "missing_key":
         target = rng.choice([record["output"][0], guess["output"][0]])
         item = {"title": "x"} if rng.random() < 0.5 else {"wikipedia_id": 1}
@@ -311,6 +315,8 @@ def _one(outcome: Outcome, where: str, refuse: bool, official: Any, ours: Any) -
         stats["refused_undocumented"] += 1
         if not isinstance(ours, ValueError):
             outcome.differences.append(f"{where}: undocumented input scored, not refused")
+    elif isinstance(ours, ValueError) and "references is empty" in str(ours):
+        stats["refused_undocumented"] += 1  # documented: the official scorer reports zeros
     elif isinstance(ours, ValueError):
         outcome.refusals.append(f"{where}: taskeval refused a valid case: {ours}")
     else:

@@ -215,7 +215,9 @@ def test_evidence_sets_ranked_as_units() -> None:
     )
     # Without "section" in the provenance the official scorer silently drops those pages from
     # R-precision (0.0 here) and ranks them by their other keys: refused instead.
-    with pytest.raises(ValueError, match=r"gold row 0 \(id 'e1'\): missing field 'output\[0\]"):
+    with pytest.raises(
+        ValueError, match=r"references\[0\] \(id 'e1'\): missing field 'output\[0\]"
+    ):
         scoring.retrieval_scores(gold, guess, [1, 3], ["wikipedia_id", "section"])
 
 
@@ -246,27 +248,18 @@ def test_joined_rank_keys_collide() -> None:
 
 
 def test_no_records() -> None:
-    # The answer sums stay the int 0 (nothing divides them); the retrieval ones start at 0.0.
-    assert same(
-        scoring.downstream_scores([], []),
-        {
-            "kilt": {"KILT-accuracy": 0, "KILT-em": 0, "KILT-f1": 0, "KILT-rougel": 0},
-            "downstream": {"accuracy": 0, "em": 0, "f1": 0, "rougel": 0},
-            "retrieval": {"Rprec": 0.0, "recall@5": 0.0},
-        },
-    )
-    assert same(
-        scoring.retrieval_scores([], [], [1, 5]),
-        {
-            "Rprec": 0.0,
-            "precision@1": 0.0,
-            "answer_in_context@1": 0.0,
-            "precision@5": 0.0,
-            "answer_in_context@5": 0.0,
-            "recall@5": 0.0,
-            "success_rate@5": 0.0,
-        },
-    )
+    # The official scorer reports 0 for every number of an empty file: refused, as documented.
+    for call in (scoring.downstream_scores, scoring.retrieval_scores):
+        with pytest.raises(ValueError, match="references is empty"):
+            call([], [])
+
+
+def test_a_null_gold_answer_is_no_answer() -> None:
+    # get_gold_answers skips a falsy answer: null, as an absent one, leaves "dog" the only gold.
+    gold, guess = _valid()
+    expected = scoring.downstream_scores(gold, guess)
+    gold[2]["output"].append({"answer": None})
+    assert same(scoring.downstream_scores(gold, guess), expected)
 
 
 def test_inputs_are_not_changed() -> None:
@@ -375,84 +368,83 @@ def _spoil(change: Any) -> tuple[list, list]:
 
 INVALID = [
     # (change, where, field or phrase, which scorers refuse it)
-    (lambda g, q: q.pop(2), "gold row 0 (id 1)", "no guess has this id", "both"),
+    (lambda g, q: q.pop(2), "references[0] (id '1')", "no prediction has this id", "both"),
     (
         lambda g, q: g.append({"id": "1 ", "output": []}),
-        "gold row 4",
+        "references[4]",
         "ids must be distinct",
         "both",
     ),
-    (lambda g, q: q.append({"id": 3, "output": []}), "guess row 5 (id 3)", "distinct", "both"),
-    (lambda g, q: g[1].pop("id"), "gold row 1", "missing field 'id'", "both"),
+    (lambda g, q: q.append({"id": 3, "output": []}), "predictions[5] (id '3')", "distinct", "both"),
+    (lambda g, q: g[1].pop("id"), "references[1]", "missing field 'id'", "both"),
     (
         lambda g, q: g[1].update(id=2.0),
-        "gold row 1",
+        "references[1]",
         "field 'id' must be a string or an int",
         "both",
     ),
-    (lambda g, q: q[0].update(id=None), "guess row 0", "field 'id'", "both"),
-    (lambda g, q: g[0].pop("output"), "gold row 0 (id 1)", "missing field 'output'", "both"),
-    (lambda g, q: g[0].update(output=[]), "gold row 0 (id 1)", "at least one output", "both"),
-    (lambda g, q: g[0].update(output={"answer": "x"}), "gold row 0", "list of objects", "both"),
-    (
-        lambda g, q: g[0]["output"].append({"answer": None}),
-        "gold row 0",
-        "output[1].answer",
-        "both",
-    ),
-    (lambda g, q: g[0]["output"].append(out(7)), "gold row 0", "output[1].answer", "both"),
+    (lambda g, q: q[0].update(id=None), "predictions[0]", "field 'id'", "both"),
+    (lambda g, q: g[0].pop("output"), "references[0] (id 1)", "missing field 'output'", "both"),
+    (lambda g, q: g[0].update(output=[]), "references[0] (id '1')", "at least one output", "both"),
+    (lambda g, q: g[0].update(output={"answer": "x"}), "references[0]", "list of outputs", "both"),
+    (lambda g, q: g[0]["output"].append(out(7)), "references[0]", "output[1].answer", "both"),
     (
         lambda g, q: g[0]["output"][0]["provenance"].append({"title": "x"}),
-        "gold row 0",
+        "references[0]",
         "output[0].provenance[1].wikipedia_id",
         "both",
     ),
     (
         lambda g, q: g[0]["output"][0].update(provenance={"wikipedia_id": 1}),
-        "gold row 0",
+        "references[0]",
         "output[0].provenance' must be a list",
         "both",
     ),
     (
         lambda g, q: q[3]["output"][0]["provenance"].append({"wikipedia_id": None}),
-        "guess row 3 (id 'q2')",
-        "output[0].provenance[3].wikipedia_id' must be a string or an int",
+        "predictions[3] (id 'q2')",
+        "missing field 'output[0].provenance[3].wikipedia_id' (a rank key",
         "both",
     ),
     (
         lambda g, q: q[3]["output"][0]["provenance"].append({"wikipedia_id": 1, "text": 5}),
-        "guess row 3 (id 'q2')",
+        "predictions[3] (id 'q2')",
         "output[0].provenance[3].text' must be a string",
         "both",
     ),
     (
         lambda g, q: q[1]["output"][0].update(answer=5),
-        "guess row 1",
+        "predictions[1]",
         "output[0].answer",
-        "downstream",
+        "both",  # refused in both: a KILT answer is a string
     ),
     (
         lambda g, q: q[1]["output"].append(out("x")),
-        "guess row 1",
+        "predictions[1]",
         "exactly one output",
         "downstream",
     ),
-    (lambda g, q: q[1]["output"][0].pop("answer"), "guess row 1", "with an 'answer'", "downstream"),
+    (
+        lambda g, q: q[1]["output"][0].pop("answer"),
+        "predictions[1]",
+        "with an 'answer'",
+        "downstream",
+    ),
     (
         lambda g, q: q[1]["output"].append(out("x", [])),
-        "guess row 1",
+        "predictions[1]",
         "exactly one output",
         "both",
     ),
     (
         lambda g, q: q[1]["output"][0].pop("provenance"),
-        "guess row 1",
+        "predictions[1]",
         "exactly one output with 'provenance', got 0",
         "retrieval",
     ),
     (
         lambda g, q: g[2].update(output=[out("", ["1"]), out(None, ["2"])]),
-        "gold row 2 (id '3')",
+        "references[2] (id '3')",
         "no gold answer",
         "downstream",
     ),
