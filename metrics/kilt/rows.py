@@ -20,7 +20,7 @@ expected.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from .plain_values import as_int, plain, shown
 
@@ -108,13 +108,16 @@ def _output(output: Any, at: str, field: str) -> dict[str, Any]:
     return {"answer": answer, "provenance": provenance}
 
 
-def checked(rows: Sequence[Any], side: str, start: int = 0) -> list[dict[str, Any]]:
+def checked(
+    rows: Sequence[Any], side: str, start: int = 0, place: Callable[[int, Any], str] | None = None
+) -> list[dict[str, Any]]:
     """The rows in the stored shape; ``side`` is "predictions" or "references" (whose rows also
-    keep ``input``). Errors number the rows from ``start``."""
+    keep ``input``). Errors number the rows from ``start``, or name them by ``place(index,
+    row)`` (a file's line)."""
     check_rows(rows, side)
     stored = []
     for index, row in enumerate(rows, start):
-        at = where(side, index, row)
+        at = place(index, row) if place else where(side, index, row)
         if not isinstance(row, Mapping):
             raise ValueError(f"{at}: expected a KILT record (a dict), got {shown(row)}")
         if row.get("id") is None:
