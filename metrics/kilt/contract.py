@@ -11,6 +11,7 @@ from taskeval.contract import (
     Option,
     Reader,
     SpaceContract,
+    SubmissionCheck,
     SumStatistics,
 )
 
@@ -102,6 +103,12 @@ def _example_rows(rows: dict[str, list], n: int = 4) -> dict[str, list]:
     return {"predictions": rows["predictions"][:n], "references": rows["references"][:n]}
 
 
+def _check(files: Any, report: Any) -> None:
+    from .check import run  # imported on use: scoring never needs it
+
+    run(files, report)
+
+
 def _recognise(sample: Any) -> tuple[str, str] | None:
     from .file_kinds import recognise  # imported on a refusal only: scoring never needs it
 
@@ -150,5 +157,10 @@ CONTRACT = MetricContract(
             title="Gold records by page R-precision, stacked by answer (KILT credit: left bar, "
             "right answer)",
         ),
+    ),
+    check=SubmissionCheck(
+        _check,
+        inputs="the records the guesses answer: the task's KILT file of the split (id, input); "
+        "every id needs one guess",
     ),
 )

@@ -150,6 +150,15 @@ class Kilt(CheckedRows, evaluate.Metric):
             _check_lengths(len(preds), len(refs))
         return preds, refs
 
+    def add(self, *, prediction=None, reference=None, **kwargs):
+        """Add one prediction and its reference (checked first; see the class docs).
+
+        Stored as a batch of one: evaluate's own add() refuses a record whose ``input`` is None
+        (absent), which its type check takes for a string that is not one."""
+        if prediction is None or reference is None or kwargs:  # CheckedRows' own messages
+            return super().add(prediction=prediction, reference=reference, **kwargs)
+        self.add_batch(predictions=[prediction], references=[reference])
+
     def _checked_options(
         self, evaluation="downstream", ks=None, rank_keys=None, commit=DEFAULT_COMMIT, details=False
     ):
