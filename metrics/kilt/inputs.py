@@ -17,7 +17,7 @@ from os import PathLike
 from .jsonl import read_jsonl
 from .plain_values import gc_paused, shown
 from .records import match_id
-from .rows import CRASHES, RANK_FIELDS, checked, null_refusal
+from .rows import CRASHES, PROVENANCE_FIELDS, RANK_FIELDS, checked, null_refusal
 from .scoring import COMMITS, DEFAULT_COMMIT, EVALUATIONS, score
 
 TYPE_CHECKING = False  # typing itself costs the command-line scorer milliseconds at start
@@ -177,44 +177,44 @@ def row_id(row: Mapping[str, Any]) -> Any:
     return row.get("id")
 
 
-def _outputs(value: Any) -> list[dict[str, Any]]:
-    """A Hub row's ``output`` (a list of dicts, or the dict of lists ``datasets`` makes of a
-    ``Sequence`` of dicts) as a list of KILT outputs."""
-    if isinstance(value, Mapping):
-        names = list(value)
-        size = len(value[names[0]]) if names else 0
-        return [{name: value[name][i] for name in names} for i in range(size)]
-    return list(value)
-
-
-def _passages(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return _outputs(value)
-    return value
+def _hub_passage(item: Mapping[str, Any]) -> dict[str, Any]:
+    """A Hub passage as the KILT file has it: the loader writes an absent string as "" and an
+    absent int as -1; both are dropped here (so are ``bleu_score`` and ``meta``)."""
+    return {
+        name: item[name]
+        for name in PROVENANCE_FIELDS
+        if name in item and item[name] not in ("", -1, None)
+    }
 
 
 def references_from_hub(rows: Iterable[Mapping]) -> list[dict]:
-    """KILT gold records from the rows of the Hub ``kilt_tasks`` dataset (any of its configs).
+    """KILT gold records from the rows of the Hub ``kilt_tasks`` dataset (any of its configs,
+    a split with gold outputs: the test splits have none).
 
-    Its outputs and passages may come as lists of dicts or as ``datasets``' dicts of lists; an
-    empty ``answer`` is no answer (the scorer skips blank answers anyway). The Hub gives every
-    output a ``provenance`` list, empty where the gold file has none, which the retrieval
-    numbers read differently (an empty gold evidence set can never be complete): see the
-    metric card."""
+    The Hub's loader fills what a gold file leaves out: an absent ``answer`` becomes ``""``, an
+    absent ``provenance`` ``[]``, an absent passage string ``""`` and an absent int ``-1``. The
+    official numbers read an empty ``provenance`` otherwise than an absent one (an empty gold
+    evidence set can never be complete: recall@k and success_rate@k change), so each of these is
+    turned back into an absent field, as in the gold files, where no output has an empty
+    ``provenance``."""
     references = []
     for index, row in enumerate(rows):
         try:
-            outputs = _outputs(row["output"])
-            record = {"id": row["id"], "input": row.get("input"), "output": []}
-        except (KeyError, TypeError, IndexError) as e:
+            record = {"id": row["id"], "input": row.get("input") or None, "output": []}
+            outputs = list(row["output"])
+        except (KeyError, TypeError) as e:
             raise ValueError(f"rows[{index}]: expected a Hub kilt_tasks row, missing {e}") from None
+        if not outputs:
+            raise ValueError(
+                f"rows[{index}] (id {shown(row['id'])}): field 'output' is empty: a test split "
+                "row (kilt_tasks publishes no gold for the test splits)"
+            )
         for output in outputs:
-            answer = output.get("answer")
-            provenance = output.get("provenance")
+            passages = output.get("provenance") or None
             record["output"].append(
                 {
-                    "answer": answer if answer else None,
-                    "provenance": None if provenance is None else _passages(provenance),
+                    "answer": output.get("answer") or None,
+                    "provenance": passages and [_hub_passage(p) for p in passages],
                 }
             )
         references.append(record)
