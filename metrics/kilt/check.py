@@ -142,19 +142,26 @@ _ROW = re.compile(r"^(predictions|references)\[(\d+)\]")
 
 
 def _scored(report: Any, files: Any, guesses: list, golds: list) -> None:
-    """What the downstream scorer refuses of the pair (a gold without answers for a non-blank
-    guess answer, say), at its line."""
+    """What each script whose shape every guess has refuses of the pair (for downstream, a gold
+    record without answers for a non-blank guess answer, say), at its line."""
     by_id = {match_id(record): (number, record) for number, _, record in guesses}
     golds = [(number, record) for number, _, record in golds]
     ordered = [by_id[match_id(record)] for _, record in golds]
-    try:
-        score([r for _, r in ordered], [r for _, r in golds])
-    except ValueError as e:
-        found = _ROW.match(str(e))
-        side, index = (found[1], int(found[2])) if found else ("references", 0)
-        number, record = (ordered if side == "predictions" else golds)[index]
-        path = files.predictions if side == "predictions" else files.references
-        report.refused(e, file=path, line=number, id=record["id"])
+    records = [record["output"] for _, record in ordered]
+    shapes = {
+        "downstream": all(len(o) == 1 and o[0]["answer"] is not None for o in records),
+        "retrieval": all(sum(x["provenance"] is not None for x in o) == 1 for o in records),
+    }
+    for evaluation in (name for name, fits in shapes.items() if fits):
+        try:
+            score([r for _, r in ordered], [r for _, r in golds], evaluation)
+        except ValueError as e:
+            found = _ROW.match(str(e))
+            side, index = (found[1], int(found[2])) if found else ("references", 0)
+            number, record = (ordered if side == "predictions" else golds)[index]
+            path = files.predictions if side == "predictions" else files.references
+            report.refused(e, file=path, line=number, id=record["id"])
+            return
 
 
 def run(files: Any, report: Any) -> None:
