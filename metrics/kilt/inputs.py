@@ -45,11 +45,14 @@ def _rank_keys(text: str) -> list[str]:
     return keys
 
 
-def _commit_note(commit: str) -> str | None:
+def _commit_note(commit: str) -> str:
     if commit == DEFAULT_COMMIT:
-        return None
+        return (
+            f"KILT's scorers at commit {commit} (the commit whose tests pass); --commit 2664322 "
+            "scores as the repository's HEAD"
+        )
     return (
-        f"KILT's scorer at commit {commit} (the repository's HEAD): retrieval adds "
+        f"KILT's scorers at commit {commit} (the repository's HEAD): retrieval adds "
         "entity_in_input, entity_in_context@k and answer_and_ent_in_context@k"
     )
 
