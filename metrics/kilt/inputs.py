@@ -116,6 +116,21 @@ def _records(path: str | PathLike, side: str) -> list[dict[str, Any]]:
     return checked(lines, side, place=place)
 
 
+def _by_id(path: Any, rows: list[dict], what: str) -> dict[str, tuple[int, dict]]:
+    """``(line, record)`` of each id (``str(id).strip()``), a repeated id refused at its line."""
+    found: dict[str, tuple[int, dict]] = {}
+    for number, row in enumerate(rows, 1):
+        key = match_id(row)
+        if key in found:
+            raise ValueError(
+                f"{_line(path, number)} (id {shown(row['id'])}): the id is also line "
+                f"{found[key][0]}'s (ids are matched by str(id).strip()): {what} ids must be "
+                f"distinct{CRASHES}"
+            )
+        found[key] = (number, row)
+    return found
+
+
 def read_official(
     references: str | PathLike | None, predictions: str | PathLike
 ) -> dict[str, list[dict]]:
@@ -126,26 +141,8 @@ def read_official(
     with gc_paused():
         gold = _records(references, "references")
         guess = _records(predictions, "predictions")
-        lines: dict[str, int] = {}
-        for number, row in enumerate(gold, 1):
-            key = match_id(row)
-            if key in lines:
-                raise ValueError(
-                    f"{_line(references, number)} (id {shown(row['id'])}): the id is also line "
-                    f"{lines[key]}'s (ids are matched by str(id).strip()): gold ids must be "
-                    f"distinct{CRASHES}"
-                )
-            lines[key] = number
-        by_id: dict[str, tuple[int, dict]] = {}
-        for number, row in enumerate(guess, 1):
-            key = match_id(row)
-            if key in by_id:
-                raise ValueError(
-                    f"{_line(predictions, number)} (id {shown(row['id'])}): the id is also line "
-                    f"{by_id[key][0]}'s (ids are matched by str(id).strip()): prediction ids "
-                    f"must be distinct{CRASHES}"
-                )
-            by_id[key] = (number, row)
+        _by_id(references, gold, "gold")
+        by_id = _by_id(predictions, guess, "prediction")
         ordered = []
         for number, row in enumerate(gold, 1):
             found = by_id.get(match_id(row))

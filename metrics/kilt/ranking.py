@@ -20,7 +20,7 @@ Each function is one official rule, named after its official counterpart:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from .answers import normalize_answer
@@ -105,16 +105,21 @@ def _complete(rank: Sequence[Any], k: int) -> int:
     return sum(1 for place in rank[:k] if place is True)
 
 
+def normalised_texts(guess_provenance: Sequence[Mapping[str, Any]], k: int) -> Iterator[str]:
+    """The normalised ``text`` of each of the first k guessed passages that has one."""
+    for provenance in guess_provenance[:k]:
+        if "text" in provenance:
+            yield normalize_answer(provenance["text"])
+
+
 def answer_in_context(
     guess_provenance: Sequence[Mapping[str, Any]], answers: set[str], k: int
 ) -> int:
     """1 when one of the first k guessed provenance texts holds a normalised gold answer."""
     normal_answers = [normalize_answer(answer) for answer in answers]
-    for provenance in guess_provenance[:k]:
-        if "text" in provenance:
-            text = normalize_answer(provenance["text"])
-            if any(answer in text for answer in normal_answers):
-                return 1
+    for text in normalised_texts(guess_provenance, k):
+        if any(answer in text for answer in normal_answers):
+            return 1
     return 0
 
 
@@ -143,11 +148,9 @@ def entity_in_context(
 ) -> int:
     """``_ent_in_context_at_k``: 1 when one of the first k guessed texts holds a gold title."""
     normal_titles = [normalize_answer(title) for title in titles]
-    for provenance in guess_provenance[:k]:
-        if "text" in provenance:
-            text = normalize_answer(provenance["text"])
-            if any(title in text for title in normal_titles):
-                return 1
+    for text in normalised_texts(guess_provenance, k):
+        if any(title in text for title in normal_titles):
+            return 1
     return 0
 
 
@@ -158,9 +161,7 @@ def answer_and_entity_in_context(
     a gold answer and a gold title."""
     normal_answers = [normalize_answer(answer) for answer in answers]
     normal_titles = [normalize_answer(title) for title in titles]
-    for provenance in guess_provenance[:k]:
-        if "text" in provenance:
-            text = normalize_answer(provenance["text"])
-            if any(a in text for a in normal_answers) and any(t in text for t in normal_titles):
-                return 1
+    for text in normalised_texts(guess_provenance, k):
+        if any(a in text for a in normal_answers) and any(t in text for t in normal_titles):
+            return 1
     return 0

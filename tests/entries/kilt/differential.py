@@ -14,9 +14,7 @@ is compared with ``==`` and its type.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
-import io
 import json
 import random
 import subprocess
@@ -32,7 +30,7 @@ import taskeval
 from taskeval._metrics.kilt import inputs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from differential_core import spoil
+from differential_core import run_quietly, spoil
 from random_records import random_case, with_answer_outputs
 
 CHECKOUTS = {"64e284a": "kilt-64e284a", "2664322": "kilt-head"}
@@ -68,14 +66,6 @@ def _flat(result: dict) -> dict:
     for value in result.values() if "kilt" in result else [result]:
         flat.update(value)
     return flat
-
-
-def _run(function: Any, *args: Any, **kwargs: Any) -> Any:
-    try:
-        with contextlib.redirect_stdout(io.StringIO()):
-            return function(*args, **kwargs)
-    except Exception as e:
-        return e
 
 
 def _write(folder: Path, name: str, rows: list) -> Path:
@@ -162,14 +152,15 @@ def check(rng: random.Random, official: Path, with_cli: bool) -> Outcome:
         gold_path = _write(Path(tmp), "gold.jsonl", case["gold"])
         guess_path = _write(Path(tmp), "guess.jsonl", guess)
         if evaluation == "downstream":
-            theirs = _run(downstream.evaluate, str(gold_path), str(guess_path))
+            theirs = run_quietly(downstream.evaluate, str(gold_path), str(guess_path))
         else:
             ks, keys = case["ks"], case["rank_keys"]
-            theirs = _run(retrieval.evaluate, str(gold_path), str(guess_path), ks, keys)
+            theirs = run_quietly(retrieval.evaluate, str(gold_path), str(guess_path), ks, keys)
         stats["official_raised" if isinstance(theirs, Exception) else "scored"] += 1
-        where = f"{evaluation} {commit} { ({k: v for k, v in options.items() if k in ('ks', 'rank_keys')}) }"
+        shown = {k: v for k, v in options.items() if k in ("ks", "rank_keys")}
+        where = f"{evaluation} {commit} {shown}"
         paths = {
-            "score_files": _run(inputs.score_files, gold_path, guess_path, **options),
+            "score_files": run_quietly(inputs.score_files, gold_path, guess_path, **options),
             "compute": _compute(rng, gold_path, guess_path, options),
         }
         if with_cli:

@@ -190,7 +190,7 @@ def _one(outcome: Outcome, where: str, refuse: bool, official: Any, ours: Any) -
             outcome.differences.append(f"{where}: {key}: only taskeval has it")
 
 
-def _run(function: Any, *args: Any, **kwargs: Any) -> Any:
+def run_quietly(function: Any, *args: Any, **kwargs: Any) -> Any:
     try:
         with contextlib.redirect_stdout(io.StringIO()):
             return function(*args, **kwargs)
@@ -206,15 +206,17 @@ def check(rng: random.Random, official: Path, with_cli: bool) -> Outcome:
     with tempfile.TemporaryDirectory() as tmp:
         gold_path = _write(Path(tmp), "gold.jsonl", case["gold"])
         guess_path = _write(Path(tmp), "guess.jsonl", case["guess"])
-        theirs = _run(downstream.evaluate, gold_path, guess_path)
-        ours = _run(scoring.downstream_scores, case["gold"], case["guess"])
+        theirs = run_quietly(downstream.evaluate, gold_path, guess_path)
+        ours = run_quietly(scoring.downstream_scores, case["gold"], case["guess"])
         _one(outcome, "downstream", case["refuse"]["downstream"], theirs, ours)
         ks, keys = case["ks"], case["rank_keys"]
         # Retrieval reads only the guess output with provenance: others may come with it.
         retrieval_guess = with_answer_outputs(rng, case["guess"])
         guess_path = _write(Path(tmp), "guess.jsonl", retrieval_guess)
-        theirs = _run(retrieval.evaluate, gold_path, guess_path, ks, keys)
-        ours = _run(scoring.retrieval_scores, case["gold"], retrieval_guess, ks=ks, rank_keys=keys)
+        theirs = run_quietly(retrieval.evaluate, gold_path, guess_path, ks, keys)
+        ours = run_quietly(
+            scoring.retrieval_scores, case["gold"], retrieval_guess, ks=ks, rank_keys=keys
+        )
         _one(outcome, f"retrieval ks={ks} keys={keys}", case["refuse"]["retrieval"], theirs, ours)
     if json.dumps(case, sort_keys=True) != before:
         outcome.differences.append("taskeval changed its inputs")
