@@ -21,7 +21,20 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 CHECKOUTS = {"64e284a": "kilt-64e284a", "2664322": "kilt-head"}
-FIXTURES = HERE.parents[1] / "data" / "kilt"
+FIXTURES = HERE / "fixtures"
+
+
+README = """# Parity cases of `kilt`
+
+Made by `../make_parity.py` with the official scorers (KILT at 64e284a and at 2664322, rouge
+1.0.1), run outside this repository; `cases.jsonl` holds each case's options and the official
+output (under this metric's key names; null where the official scorer failed).
+
+- `kilt-tests-*`: KILT's own test fixtures (`tests/test_data`, MIT License; the notice is in
+  `../fixtures/README.md`), each scored by both scripts.
+- `random-*`: random records of `../random_records.py`, written for this project.
+- `no-guess-for-an-id`, `two-guess-outputs`: two inputs the official scorer stops on.
+"""
 
 
 def official(checkout: Path, gold: Path, guess: Path, options: dict) -> dict | None:
@@ -119,6 +132,7 @@ def main() -> None:
          "the official scorer raises: no prediction for id 1")  # fmt: skip
     case("two-guess-outputs", gold, [{"id": 1, "output": [{"answer": "a"}, {"answer": "b"}]}],
          "the official scorer asserts one output per guess")  # fmt: skip
+    (out / "README.md").write_text(README, encoding="utf-8")
     (out / "cases.jsonl").write_text("".join(json.dumps(m) + "\n" for m in made), encoding="utf-8")
 
 

@@ -16,7 +16,7 @@ from taskeval._metrics.kilt import answers, ranking, scoring
 
 from .cases import EVIDENCE_SETS, IDS_AND_CREDIT, JOINED_KEYS, out
 
-DATA = Path(__file__).resolve().parents[2] / "data" / "kilt"
+DATA = Path(__file__).resolve().parent / "fixtures"
 
 
 def load(name: str) -> list[dict]:
