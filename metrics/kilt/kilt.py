@@ -10,7 +10,7 @@ from .answers import normalize_answer
 from .checked_metric import CheckedRows
 from .plain_values import shown
 from .ranking import evidence_rank
-from .records import pair_records
+from .records import check_paired, pair_records
 from .rouge_l import rouge_l
 from .rows import PROVENANCE_FIELDS, checked
 from .scoring import DEFAULT_COMMIT, check_options, score
@@ -42,8 +42,9 @@ answer_in_context@k.
 
 _KWARGS_DESCRIPTION = """
 Args:
-    predictions: KILT records (a guess file's lines), paired with the references by id
-        (`str(id).strip()`, as the official scorer matches them):
+    predictions: KILT records (a guess file's lines), paired with the references by position,
+        each with its reference's id (compared as `str(id).strip()`, as the official scorer
+        matches them; `taskeval.read_official` puts a guess file in gold order):
         `id` (str or int);
         `output` (list): downstream scores the only output, which needs an `answer` (str);
             retrieval the only output with a `provenance`: ranked passages, each a dict with
@@ -148,6 +149,7 @@ class Kilt(CheckedRows, evaluate.Metric):
         refs = checked(references, "references", start)
         if len(preds) != len(refs):  # an empty batch is fine (an idle process)
             _check_lengths(len(preds), len(refs))
+        check_paired(refs, preds, start)
         return preds, refs
 
     def add(self, *, prediction=None, reference=None, **kwargs):

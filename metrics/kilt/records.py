@@ -28,6 +28,20 @@ def match_id(record: Mapping[str, Any]) -> str:
     return str(record["id"]).strip()
 
 
+def check_paired(
+    gold: Sequence[Mapping[str, Any]], guess: Sequence[Mapping[str, Any]], start: int = 0
+) -> None:
+    """``compute()`` rows: each guess has its gold record's id (rows numbered from ``start``)."""
+    for index, (gold_row, guess_row) in enumerate(zip(gold, guess), start):
+        if match_id(gold_row) != match_id(guess_row):
+            raise ValueError(
+                f"{where('predictions', index, guess_row)}: field 'id' is not the id of "
+                f"references[{index}] ({shown(gold_row['id'])}): compute() pairs rows by position, "
+                "their ids compared as str(id).strip() (taskeval.read_official puts a guess file "
+                "in gold order)"
+            )
+
+
 def check_provenance(
     output: Mapping[str, Any], field: str, at: str, rank_keys: Sequence[str]
 ) -> None:

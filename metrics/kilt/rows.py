@@ -64,13 +64,13 @@ def _key(value: Any, at: str, field: str) -> str:
         return value
     number = as_int(value)
     if number is None:
-        raise ValueError(f"{at}: field {field!r} must be a string or an int, got {shown(value)}")
+        raise ValueError(f"{at}: field '{field}' must be a string or an int, got {shown(value)}")
     return str(number)
 
 
 def _passage(item: Any, at: str, field: str) -> dict[str, str | None]:
     if not isinstance(item, Mapping):
-        raise ValueError(f"{at}: field {field!r} must be a passage (a dict), got {shown(item)}")
+        raise ValueError(f"{at}: field '{field}' must be a passage (a dict), got {shown(item)}")
     stored: dict[str, str | None] = {}
     for name in PROVENANCE_FIELDS:
         value = plain(item.get(name))
@@ -89,13 +89,13 @@ def _passage(item: Any, at: str, field: str) -> dict[str, str | None]:
 
 def _list(value: Any, at: str, field: str, what: str) -> Sequence:
     if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Sequence):
-        raise ValueError(f"{at}: field {field!r} must be a list of {what}, got {shown(value)}")
+        raise ValueError(f"{at}: field '{field}' must be a list of {what}, got {shown(value)}")
     return value
 
 
 def _output(output: Any, at: str, field: str) -> dict[str, Any]:
     if not isinstance(output, Mapping):
-        raise ValueError(f"{at}: field {field!r} must be an output (a dict), got {shown(output)}")
+        raise ValueError(f"{at}: field '{field}' must be an output (a dict), got {shown(output)}")
     answer = plain(output.get("answer"))
     if answer is not None and not isinstance(answer, str):
         raise ValueError(f"{at}: field '{field}.answer' must be a string, got {shown(answer)}")

@@ -22,7 +22,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import answers, ranking, rows
-from .records import DOWNSTREAM_KEYS, pair_records
+from .plain_values import shown
+from .records import DOWNSTREAM_KEYS, check_paired, pair_records
 
 ANSWER_METRICS = ("accuracy", "em", "f1", "rougel")
 KILT_NAMES = {name: f"KILT-{name}" for name in ANSWER_METRICS}
@@ -43,17 +44,17 @@ Pair = tuple[str, Mapping[str, Any], Mapping[str, Any]]
 def check_ks(ks: Any) -> list[int]:
     """The ks, distinct positive ints, in increasing order (the official scorer sorts them)."""
     if isinstance(ks, (str, bytes)) or not isinstance(ks, Sequence):
-        raise ValueError(f"ks must be a list of positive ints, got {ks!r}")
+        raise ValueError(f"ks must be a list of positive ints, got {shown(ks)}")
     for k in ks:
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise ValueError(
-                f"ks: each k must be a positive int, got {k!r} (the official scorer crashes)"
+                f"ks: each k must be a positive int, got {shown(k)} (the official scorer crashes)"
             )
     if not ks:
         raise ValueError("ks must hold at least one k")
     if len(set(ks)) != len(ks):
         raise ValueError(
-            f"ks must be distinct, got {list(ks)!r} (the official scorer adds a repeated k's "
+            f"ks must be distinct, got {shown(list(ks))} (the official scorer adds a repeated k's "
             "values once per repeat)"
         )
     return sorted(ks)
@@ -61,14 +62,14 @@ def check_ks(ks: Any) -> list[int]:
 
 def check_rank_keys(rank_keys: Any) -> list[str]:
     if isinstance(rank_keys, (str, bytes)) or not isinstance(rank_keys, Sequence):
-        raise ValueError(f"rank_keys must be a list of passage field names, got {rank_keys!r}")
+        raise ValueError(f"rank_keys must be a list of passage field names, got {shown(rank_keys)}")
     if not rank_keys or any(key not in rows.RANK_FIELDS for key in rank_keys):
         raise ValueError(
             f"rank_keys must be a non-empty list of passage fields among "
-            f"{', '.join(rows.RANK_FIELDS)}, got {list(rank_keys)!r}"
+            f"{', '.join(rows.RANK_FIELDS)}, got {shown(list(rank_keys))}"
         )
     if len(set(rank_keys)) != len(rank_keys):
-        raise ValueError(f"rank_keys must be distinct, got {list(rank_keys)!r}")
+        raise ValueError(f"rank_keys must be distinct, got {shown(list(rank_keys))}")
     return list(rank_keys)
 
 
@@ -82,11 +83,13 @@ def check_options(
     in. Downstream has its own ks and rank keys (1 and 5, page ids): giving others is refused,
     as they would change nothing it reports."""
     if evaluation not in EVALUATIONS:
-        raise ValueError(f"evaluation must be one of {', '.join(EVALUATIONS)}, got {evaluation!r}")
+        raise ValueError(
+            f"evaluation must be one of {', '.join(EVALUATIONS)}, got {shown(evaluation)}"
+        )
     if commit not in COMMITS:
         raise ValueError(
             f"commit must be one of {', '.join(COMMITS)} (KILT's scorer at that commit), "
-            f"got {commit!r}"
+            f"got {shown(commit)}"
         )
     if evaluation == "downstream":
         for name, value in (("ks", ks), ("rank_keys", rank_keys)):
@@ -111,10 +114,17 @@ def kilt_pairs(
     rank_keys: Sequence[str],
     downstream: bool,
     commit: str,
+    by_position: bool = True,
 ) -> list[Pair]:
-    """The gold records (``references``) each with its guess's scored output, in gold order."""
-    gold = [rows.record(r) for r in rows.checked(references, "references")]
-    guess = [rows.record(r) for r in rows.checked(predictions, "predictions")]
+    """The gold records (``references``) each with its guess's scored output, in gold order:
+    ``compute()`` pairs rows by position (their ids must agree); the official scripts, and
+    ``by_position=False``, by id, whatever the guesses' order."""
+    stored_gold = rows.checked(references, "references")
+    stored_guess = rows.checked(predictions, "predictions")
+    if by_position:
+        check_paired(stored_gold, stored_guess)
+    gold = [rows.record(r) for r in stored_gold]
+    guess = [rows.record(r) for r in stored_guess]
     if not gold:
         raise ValueError(
             "references is empty: KILT's numbers are means over the gold records (the official "
@@ -283,11 +293,12 @@ def score(
     rank_keys: Any = None,
     commit: str = DEFAULT_COMMIT,
     details: bool = False,
+    by_position: bool = True,
 ) -> dict[str, Any]:
     """What ``compute()`` returns (see the metric's documentation)."""
     evaluation, ks, rank_keys, commit = check_options(evaluation, ks, rank_keys, commit)
     downstream = evaluation == "downstream"
-    pairs = kilt_pairs(predictions, references, rank_keys, downstream, commit)
+    pairs = kilt_pairs(predictions, references, rank_keys, downstream, commit, by_position)
     values = row_values(pairs, evaluation, ks, rank_keys, commit)
     result: dict[str, Any] = means(values, evaluation, ks, commit)
     if details:
@@ -328,7 +339,7 @@ def row_details(
 def downstream_scores(gold: Sequence[Any], guess: Sequence[Any]) -> dict[str, dict[str, Any]]:
     """What ``eval_downstream.evaluate(gold, guess)`` returns: ``kilt``, ``downstream`` and
     ``retrieval`` (page-level R-precision and recall@5)."""
-    flat = score(guess, gold)
+    flat = score(guess, gold, by_position=False)
     return {
         "kilt": {KILT_NAMES[name]: flat[KILT_NAMES[name]] for name in ANSWER_METRICS},
         "downstream": {name: flat[name] for name in ANSWER_METRICS},
@@ -344,4 +355,4 @@ def retrieval_scores(
     commit: str = DEFAULT_COMMIT,
 ) -> dict[str, float]:
     """What ``eval_retrieval.evaluate(gold, guess, ks, rank_keys)`` returns."""
-    return score(guess, gold, "retrieval", ks, rank_keys, commit)
+    return score(guess, gold, "retrieval", ks, rank_keys, commit, by_position=False)

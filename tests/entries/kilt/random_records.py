@@ -166,9 +166,9 @@ def with_answer_outputs(rng: random.Random, guess: list) -> list:
 
 
 def random_inputs(rng: random.Random, n: int) -> dict[str, list]:
-    """``compute()`` inputs of ``n`` gold records and their guesses, valid for every evaluation
-    and commit: one guess per gold record, each with an answer and provenance, a gold answer
-    wherever the guess answer is not blank."""
+    """``compute()`` inputs of ``n`` gold records and their guesses, in gold order, valid for
+    every evaluation and commit: one guess per gold record, each with an answer and provenance;
+    a gold answer in every gold record."""
     gold: list = []
     guess: list = []
     while len(gold) < n:
@@ -180,7 +180,9 @@ def random_inputs(rng: random.Random, n: int) -> dict[str, list]:
             mine = by_id[as_written(record["id"])]
             output = mine["output"][0]
             has_gold = any(o.get("answer", "").strip() for o in record["output"])
-            if "provenance" not in output or (output["answer"].strip() and not has_gold):
+            # Every gold record has an answer: a blank guess answer changed by a test into
+            # another text stays scorable.
+            if "provenance" not in output or not has_gold:
                 continue
             key = f"{as_written(record['id'])}-{len(gold)}"  # distinct across the drawn cases
             gold.append({**record, "id": rng.choice([key, f" {key}", f"{key} "])})
