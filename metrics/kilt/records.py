@@ -69,11 +69,13 @@ def scored_output(
     ``answer`` (downstream), or its only output with ``provenance`` (retrieval)."""
     outputs = record["output"]
     if downstream:
-        if len(outputs) != 1 or "answer" not in outputs[0]:
+        if len(outputs) != 1:
             raise ValueError(
-                f"{at}: field 'output' must hold exactly one output, with an 'answer', got "
-                f"{len(outputs)} output(s){'' if len(outputs) != 1 else ' without one'}{CRASHES}"
+                f"{at}: field 'output' must hold exactly one output (eval_downstream.py scores "
+                f"the only one), got {len(outputs)}{CRASHES}"
             )
+        if "answer" not in outputs[0]:
+            raise ValueError(f"{at}: missing field 'output[0].answer'{CRASHES}")
         number = 0
     else:
         with_provenance = [n for n, o in enumerate(outputs) if "provenance" in o]

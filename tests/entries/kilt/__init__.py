@@ -74,7 +74,7 @@ INVALID = [
     InvalidCase(
         "duplicate-ids",
         {"predictions": [_guess("b"), _guess(" b")], "references": [_gold("b"), _gold("b ")]},
-        ("references[1] (id 'b ')", "distinct", "str(id).strip()"),
+        ("references[1] (id 'b ')", "the id is also references[0] (id 'b')'s", "distinct"),
     ),
     InvalidCase("float-id", _two(_guess(1.0)), ("predictions[1]", "'id'", "string or an int")),
     InvalidCase("missing-id", _two({"output": []}), ("predictions[1]", "missing field 'id'")),
@@ -87,12 +87,17 @@ INVALID = [
     InvalidCase(
         "two-guess-outputs",
         _two({"id": "a", "output": [{"answer": "x"}, {"answer": "y"}]}),
-        (_P, "exactly one output", "the official scorer crashes"),
+        (_P, "exactly one output", "got 2", "the official scorer crashes"),
     ),
     InvalidCase(
         "guess-without-answer",
         _two({"id": "a", "output": [{"provenance": []}]}),
-        (_P, "with an 'answer'"),
+        (_P, "missing field 'output[0].answer'"),
+    ),
+    InvalidCase(
+        "guess-without-outputs",
+        _two({"id": "a", "output": []}),
+        (_P, "exactly one output", "got 0"),
     ),
     InvalidCase(
         "retrieval-guess-without-provenance",

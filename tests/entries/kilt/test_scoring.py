@@ -427,7 +427,7 @@ INVALID = [
     (
         lambda g, q: q[1]["output"][0].pop("answer"),
         "predictions[1]",
-        "with an 'answer'",
+        "missing field 'output[0].answer'",
         "downstream",
     ),
     (
