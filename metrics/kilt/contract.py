@@ -46,6 +46,7 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> SumStatistics:
             rank_keys,
             evaluation == "downstream",
             commit,
+            True,  # compute()'s pairing: by position, ids checked
         )
         values = core.row_values(pairs, evaluation, ks, rank_keys, commit)
         return core.means(values, evaluation, ks, commit), [_unit(v, keys) for v in values]

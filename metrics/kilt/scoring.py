@@ -114,7 +114,7 @@ def kilt_pairs(
     rank_keys: Sequence[str],
     downstream: bool,
     commit: str,
-    by_position: bool = True,
+    by_position: bool,
 ) -> list[Pair]:
     """The gold records (``references``) each with its guess's scored output, in gold order:
     ``compute()`` pairs rows by position (their ids must agree); the official scripts, and

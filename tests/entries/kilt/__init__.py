@@ -72,6 +72,11 @@ INVALID = [
         ("predictions[1] (id 'c')", "field 'id'", "references[1] ('a')", "by position"),
     ),
     InvalidCase(
+        "ids-out-of-step-the-other-way",
+        _two(_guess("0")),
+        ("predictions[1] (id '0')", "field 'id'", "references[1] ('a')"),
+    ),
+    InvalidCase(
         "duplicate-ids",
         {"predictions": [_guess("b"), _guess(" b")], "references": [_gold("b"), _gold("b ")]},
         ("references[1] (id 'b ')", "the id is also references[0] (id 'b')'s", "distinct"),

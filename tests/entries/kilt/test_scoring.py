@@ -477,7 +477,9 @@ def test_invalid_ks(ks: Any, phrase: str) -> None:
         scoring.retrieval_scores(gold, guess, ks)
 
 
-@pytest.mark.parametrize("rank_keys", [[], "wikipedia_id", [1]])
+@pytest.mark.parametrize(
+    "rank_keys", [[], "wikipedia_id", [1], ["wikipedia_id", "wikipedia_id"], ["meta"]]
+)
 def test_invalid_rank_keys(rank_keys: Any) -> None:
     gold, guess = _valid()
     with pytest.raises(ValueError, match="rank_keys"):
