@@ -484,3 +484,11 @@ def test_invalid_rank_keys(rank_keys: Any) -> None:
     gold, guess = _valid()
     with pytest.raises(ValueError, match="rank_keys"):
         scoring.retrieval_scores(gold, guess, [1], rank_keys)
+
+
+@pytest.mark.parametrize("rows", ["abc", {"id": 1}, None, 5])
+def test_rows_must_be_a_list_of_records(rows: Any) -> None:
+    from taskeval._metrics.kilt import rows as kilt_rows
+
+    with pytest.raises(ValueError, match="predictions must be a list of KILT records"):
+        kilt_rows.checked(rows, "predictions")
