@@ -149,3 +149,17 @@ def test_command_line_values() -> None:
     for name, text in (("rank_keys", "bleu_score"), ("evaluation", "rag"), ("ks", "1;5")):
         with pytest.raises(ValueError):
             parse[name](text)
+
+
+def test_hub_rows_keep_the_input_and_refuse_what_is_not_a_row() -> None:
+    row = {"id": "x", "input": "Who wrote Dune?", "output": [{"answer": "Frank Herbert"}]}
+    assert inputs.references_from_hub([row])[0]["input"] == "Who wrote Dune?"
+    for bad in ({"output": []}, {"id": "x"}, "not a row"):
+        with pytest.raises(ValueError, match=r"rows\[0\]: expected a Hub kilt_tasks row"):
+            inputs.references_from_hub([bad])
+
+
+def test_the_commit_is_said_beside_the_scores() -> None:
+    note = inputs.OPTIONS["commit"][4]
+    assert note("64e284a").startswith("KILT's scorers at commit 64e284a (the commit whose tests")
+    assert "entity_in_input" in note("2664322") and "HEAD" in note("2664322")
