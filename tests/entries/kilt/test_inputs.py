@@ -153,7 +153,9 @@ def test_command_line_values() -> None:
 
 def test_hub_rows_keep_the_input_and_refuse_what_is_not_a_row() -> None:
     row = {"id": "x", "input": "Who wrote Dune?", "output": [{"answer": "Frank Herbert"}]}
-    assert inputs.references_from_hub([row])[0]["input"] == "Who wrote Dune?"
+    (reference,) = inputs.references_from_hub([row])
+    assert reference["input"] == "Who wrote Dune?"
+    assert reference["output"] == [{"answer": "Frank Herbert", "provenance": None}]
     for bad in ({"output": []}, {"id": "x"}, "not a row"):
         with pytest.raises(ValueError, match=r"rows\[0\]: expected a Hub kilt_tasks row"):
             inputs.references_from_hub([bad])
