@@ -112,15 +112,21 @@ def normalised_texts(guess_provenance: Sequence[Mapping[str, Any]], k: int) -> I
             yield normalize_answer(provenance["text"])
 
 
+def in_context(guess_provenance: Sequence[Mapping[str, Any]], k: int, *kinds: set[str]) -> int:
+    """1 when one of the first k guessed passage texts holds, normalised, a normalised member of
+    every set of ``kinds`` (gold answers, gold titles), else 0."""
+    needles = [[normalize_answer(item) for item in kind] for kind in kinds]
+    for text in normalised_texts(guess_provenance, k):
+        if all(any(needle in text for needle in kind) for kind in needles):
+            return 1
+    return 0
+
+
 def answer_in_context(
     guess_provenance: Sequence[Mapping[str, Any]], answers: set[str], k: int
 ) -> int:
-    """1 when one of the first k guessed provenance texts holds a normalised gold answer."""
-    normal_answers = [normalize_answer(answer) for answer in answers]
-    for text in normalised_texts(guess_provenance, k):
-        if any(answer in text for answer in normal_answers):
-            return 1
-    return 0
+    """``_answer_in_context_at_k``: a gold answer in one of the first k guessed texts."""
+    return in_context(guess_provenance, k, answers)
 
 
 # The entity metrics of KILT's later commit (2664322; eval_retrieval.py from 6fd6b0c on).
@@ -146,22 +152,13 @@ def entity_in_input(question: str, titles: set[str]) -> int:
 def entity_in_context(
     guess_provenance: Sequence[Mapping[str, Any]], titles: set[str], k: int
 ) -> int:
-    """``_ent_in_context_at_k``: 1 when one of the first k guessed texts holds a gold title."""
-    normal_titles = [normalize_answer(title) for title in titles]
-    for text in normalised_texts(guess_provenance, k):
-        if any(title in text for title in normal_titles):
-            return 1
-    return 0
+    """``_ent_in_context_at_k``: a gold title in one of the first k guessed texts."""
+    return in_context(guess_provenance, k, titles)
 
 
 def answer_and_entity_in_context(
     guess_provenance: Sequence[Mapping[str, Any]], answers: set[str], titles: set[str], k: int
 ) -> int:
-    """``_answer_and_ent_in_context_at_k``: 1 when one of the first k guessed texts holds both
-    a gold answer and a gold title."""
-    normal_answers = [normalize_answer(answer) for answer in answers]
-    normal_titles = [normalize_answer(title) for title in titles]
-    for text in normalised_texts(guess_provenance, k):
-        if any(a in text for a in normal_answers) and any(t in text for t in normal_titles):
-            return 1
-    return 0
+    """``_answer_and_ent_in_context_at_k``: a gold answer and a gold title in one of the first k
+    guessed texts."""
+    return in_context(guess_provenance, k, answers, titles)
