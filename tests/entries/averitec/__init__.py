@@ -1,0 +1,1 @@
+"""averitec: groundwork (the metric comes later; no harness entry yet)."""
