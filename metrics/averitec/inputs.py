@@ -1,0 +1,187 @@
+"""The official files as ``compute()`` rows, and the command line's options.
+
+* 2024 (and the 2023 paper): two JSON files, each a list: the predictions
+  (``claim_id``, ``claim``, ``evidence``: ``[{"question", "answer", ...}]``, ``pred_label``;
+  or ``string_evidence``) and the gold (AVeriTeC's ``dev.json``: ``claim``, ``label``,
+  ``claim_types``, ``questions``), paired by position, as ``evaluate_veracity.py`` zips them.
+* 2025: two CSV files with the columns ``id``, ``claim``, ``evi``, ``label`` (and ``split`` in
+  the solution): ``evi`` holds the question-answer pairs, pairs joined by a tab, tab, newline,
+  newline and a question and its answer by a tab, tab, newline. As ``averitec_evaluate.py``
+  reads them: the solution's ``split == "gold"`` rows, the submission's rows with those ids,
+  both sorted by id (as numbers when every id is one) and paired in that order.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from pathlib import Path
+
+from .rows import where
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+PAIR_SEPARATOR = "\t\t\n\n"
+QA_SEPARATOR = "\t\t\n"
+
+
+def _read_json_list(path: str | os.PathLike, side: str) -> list:
+    try:
+        rows = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(f"{Path(path).name}: not a JSON file ({error})") from None
+    if not isinstance(rows, list):
+        raise ValueError(
+            f"{Path(path).name}: the {side} file must hold a JSON list of claims, got "
+            f"{type(rows).__name__}"
+        )
+    return rows
+
+
+def prediction_row_2024(record: Any, index: int) -> Any:
+    if not isinstance(record, dict):
+        return record  # refused by rows.checked, with its place
+    row = {"id": record.get("claim_id"), "label": record.get("pred_label")}
+    for field in ("evidence", "string_evidence"):
+        if field in record:
+            row[field] = record[field]
+    return row
+
+
+def reference_row_2024(record: Any, index: int) -> Any:
+    if not isinstance(record, dict):
+        return record
+    return {
+        "id": str(index),
+        "label": record.get("label"),
+        "claim_types": record.get("claim_types"),
+        "questions": record.get("questions"),
+    }
+
+
+def read_2024(predictions: str | os.PathLike, references: str | os.PathLike) -> dict:
+    preds = _read_json_list(predictions, "predictions")
+    refs = _read_json_list(references, "references")
+    if len(preds) != len(refs):
+        raise ValueError(
+            f"{Path(predictions).name} has {len(preds)} predictions and {Path(references).name} "
+            f"{len(refs)} claims: the official scorer pairs them by position and silently scores "
+            f"only the first {min(len(preds), len(refs))}"
+        )
+    rows = {
+        "predictions": [prediction_row_2024(r, k) for k, r in enumerate(preds)],
+        "references": [reference_row_2024(r, k) for k, r in enumerate(refs)],
+    }
+    for row in rows["predictions"]:  # the gold file has no ids: pairing is by position
+        if isinstance(row, dict):
+            row["id"] = None
+    return rows
+
+
+def _csv_rows(path: str | os.PathLike, columns: tuple[str, ...]) -> list[dict]:
+    name = Path(path).name
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            reader = csv.DictReader(handle)
+            missing = [c for c in columns if c not in (reader.fieldnames or ())]
+            if missing:
+                raise ValueError(
+                    f"{name}: the CSV has no column {', '.join(map(repr, missing))} (it needs "
+                    f"{', '.join(columns)})"
+                )
+            return list(reader)
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{name}: not a UTF-8 CSV file ({error})") from None
+
+
+def _id_key(ids: list[str]):
+    """pandas' reading of the id column: numbers when every id is an int (or a float)."""
+    for kind in (int, float):
+        try:
+            return [kind(i) for i in ids]
+        except ValueError:
+            continue
+    return ids
+
+
+def evidence_pairs(evi: str, at: str) -> list[dict]:
+    if evi == "":
+        raise ValueError(
+            f"{at}: field 'evi' is empty (pandas reads it as NaN; the official scorer crashes "
+            f"on it)"
+        )
+    pairs = []
+    for piece in evi.split(PAIR_SEPARATOR):
+        if piece != "":
+            parts = piece.split(QA_SEPARATOR)
+            if len(parts) != 2:
+                raise ValueError(
+                    f"{at}: field 'evi' has a piece with {len(parts) - 1} question-answer "
+                    f"separators (a tab, tab, newline), not one (the official scorer crashes "
+                    f"on it): {piece[:80]!r}"
+                )
+            pairs.append({"question": parts[0], "answer": parts[1]})
+    return pairs
+
+
+def read_2025(predictions: str | os.PathLike, references: str | os.PathLike) -> dict:
+    solution = _csv_rows(references, ("id", "evi", "label", "split"))
+    submission = _csv_rows(predictions, ("id", "evi", "label"))
+    gold_ids = {row["id"] for row in solution if row["split"] == "gold"}
+    kept = {
+        "references": [row for row in solution if row["id"] in gold_ids],
+        "predictions": [row for row in submission if row["id"] in gold_ids],
+    }
+    rows: dict[str, list] = {}
+    for side, file in (("references", references), ("predictions", predictions)):
+        found = kept[side]
+        seen: dict[str, int] = {}
+        for row in found:
+            if row["id"] in seen:
+                raise ValueError(
+                    f"{Path(file).name}: id {row['id']!r} is on two rows: the official scorer "
+                    f"pairs rows by their order after sorting by id"
+                )
+            seen[row["id"]] = 1
+        keys = _id_key([row["id"] for row in found])
+        order = sorted(range(len(found)), key=lambda k: keys[k])
+        rows[side] = [found[k] for k in order]
+    missing = gold_ids - {row["id"] for row in rows["predictions"]}
+    if missing:
+        first = sorted(missing)[0]
+        raise ValueError(
+            f"{Path(predictions).name}: no prediction for {len(missing)} gold ids (the first: "
+            f"{first!r}): the official scorer would pair the others with the wrong claims"
+        )
+    out: dict[str, list] = {"predictions": [], "references": []}
+    for k, (pred, ref) in enumerate(zip(rows["predictions"], rows["references"])):
+        out["predictions"].append(
+            {
+                "id": pred["id"],
+                "label": pred["label"],
+                "evidence": evidence_pairs(pred["evi"], where("predictions", k, pred)),
+            }
+        )
+        out["references"].append(
+            {
+                "id": ref["id"],
+                "label": ref["label"],
+                "questions": [
+                    {"question": p["question"], "answers": [{"answer": p["answer"]}]}
+                    for p in evidence_pairs(ref["evi"], where("references", k, ref))
+                ],
+            }
+        )
+    return out
+
+
+def read_official(
+    predictions: str | os.PathLike, references: str | os.PathLike, edition: str = "2024"
+) -> dict:
+    """Rows for ``compute()`` from the official files of ``edition``."""
+    if edition == "2025":
+        return read_2025(predictions, references)
+    return read_2024(predictions, references)

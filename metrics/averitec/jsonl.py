@@ -1,0 +1,1 @@
+../_shared/jsonl.py

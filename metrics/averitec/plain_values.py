@@ -1,0 +1,1 @@
+../_shared/plain_values.py

@@ -1,0 +1,182 @@
+"""AVeriTeC rows as ``compute()`` takes them: checked field by field and stored in one shape.
+
+A prediction: ``id`` (its claim's), ``label`` (the predicted verdict; ``pred_label`` in the
+official 2024 files), ``evidence`` (a list of ``{"question", "answer"}``; None when absent) and
+``string_evidence`` (a list of strings; None when absent). A reference: ``id``, ``label``,
+``claim_types`` (a list of strings; None when absent) and ``questions``, each
+``{"question", "answers": [{"answer", "answer_type", "boolean_explanation"}]}`` (answer type
+and explanation None when absent). Other fields are dropped: no official number reads them.
+
+Every refusal is a ``ValueError`` naming the row (side, index, id), the field and what was
+expected; among them what the official scorers crash on (no gold evidence at all, a Boolean
+answer without its explanation).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from .plain_values import as_int, plain, shown
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+CRASHES = " (the official scorer crashes on it)"
+
+
+def where(side: str, index: int, row: Any) -> str:
+    """A row's place in messages: ``references[3] (id '12')``."""
+    row_id = row.get("id") if isinstance(row, Mapping) else None
+    return f"{side}[{index}]" + (f" (id {shown(row_id)})" if row_id is not None else "")
+
+
+def check_rows(rows: Any, side: str) -> None:
+    if isinstance(rows, (str, bytes, Mapping)) or not isinstance(rows, Sequence):
+        raise ValueError(f"{side} must be a list of AVeriTeC rows (dicts), got {shown(rows)}")
+
+
+def _id(value: Any, at: str) -> str | None:
+    value = plain(value)
+    if value is None or isinstance(value, str):
+        return value
+    number = as_int(value)
+    if number is None:
+        raise ValueError(f"{at}: field 'id' must be a string or an int, got {shown(value)}")
+    return str(number)
+
+
+def _string(value: Any, at: str, field: str, optional: bool = False) -> str | None:
+    value = plain(value)
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"{at}: field '{field}' must be a string, got {shown(value)}")
+    return value
+
+
+def _list(value: Any, at: str, field: str, optional: bool = False) -> list | None:
+    value = plain(value)
+    if value is None and optional:
+        return None
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Sequence):
+        raise ValueError(f"{at}: field '{field}' must be a list, got {shown(value)}")
+    return list(value)
+
+
+def _dict(value: Any, at: str, field: str) -> Mapping:
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{at}: field '{field}' must be a dict, got {shown(value)}")
+    return value
+
+
+def prediction(row: Any, at: str) -> dict:
+    row = _dict(row, at, "row")
+    evidence = _list(row.get("evidence"), at, "evidence", optional=True)
+    if evidence is not None:
+        pairs = []
+        for k, pair in enumerate(evidence):
+            field = f"evidence[{k}]"
+            pair = _dict(pair, at, field)
+            pairs.append(
+                {
+                    "question": _string(pair.get("question"), at, field + ".question"),
+                    "answer": _string(pair.get("answer"), at, field + ".answer"),
+                }
+            )
+        evidence = pairs
+    strings = _list(row.get("string_evidence"), at, "string_evidence", optional=True)
+    if strings is not None:
+        strings = [_string(s, at, f"string_evidence[{k}]") for k, s in enumerate(strings)]
+    return {
+        "id": _id(row.get("id"), at),
+        "label": _string(row.get("label"), at, "label"),
+        "evidence": evidence,
+        "string_evidence": strings,
+    }
+
+
+def reference(row: Any, at: str) -> dict:
+    row = _dict(row, at, "row")
+    questions = []
+    for k, question in enumerate(_list(row.get("questions"), at, "questions")):
+        field = f"questions[{k}]"
+        question = _dict(question, at, field)
+        answers = []
+        for m, answer in enumerate(_list(question.get("answers"), at, field + ".answers")):
+            afield = f"{field}.answers[{m}]"
+            answer = _dict(answer, at, afield)
+            kind = _string(answer.get("answer_type"), at, afield + ".answer_type", True)
+            explanation = _string(
+                answer.get("boolean_explanation"), at, afield + ".boolean_explanation", True
+            )
+            if kind == "Boolean" and explanation is None:
+                raise ValueError(
+                    f"{at}: field '{afield}.boolean_explanation' is missing: a Boolean answer "
+                    f"needs its explanation{CRASHES}"
+                )
+            answers.append(
+                {
+                    "answer": _string(answer.get("answer"), at, afield + ".answer"),
+                    "answer_type": kind,
+                    "boolean_explanation": explanation,
+                }
+            )
+        questions.append(
+            {
+                "question": _string(question.get("question"), at, field + ".question"),
+                "answers": answers,
+            }
+        )
+    types = _list(row.get("claim_types"), at, "claim_types", optional=True)
+    if types is not None:
+        types = [_string(t, at, f"claim_types[{k}]") for k, t in enumerate(types)]
+    return {
+        "id": _id(row.get("id"), at),
+        "label": _string(row.get("label"), at, "label"),
+        "claim_types": types,
+        "questions": questions,
+    }
+
+
+def checked(rows: Any, side: str, start: int = 0) -> list[dict]:
+    """``rows`` in the stored shape, each checked (``start``: the index of the first, for
+    messages)."""
+    check_rows(rows, side)
+    check = prediction if side == "predictions" else reference
+    return [check(row, where(side, start + k, row)) for k, row in enumerate(rows)]
+
+
+def check_paired(predictions: list[dict], references: list[dict], edition: str, start: int = 0):
+    """What the editions cannot score: a claim with no gold evidence (they divide by the number
+    of gold strings), a prediction for another claim than its reference (ids, when both have
+    one), and, in 2025, a pair the CSV cannot hold or a prediction with no evidence list."""
+    from .scoring import gold_questions, gold_strings
+
+    for k, (pred, ref) in enumerate(zip(predictions, references)):
+        at = where("references", start + k, ref)
+        if pred["id"] is not None and ref["id"] is not None and pred["id"] != ref["id"]:
+            raise ValueError(
+                f"{where('predictions', start + k, pred)}: field 'id' is not {at}'s: predictions "
+                f"and references are paired by position"
+            )
+        if not gold_strings(ref, edition) or not gold_questions(ref, edition):
+            raise ValueError(
+                f"{at}: field 'questions' holds no gold evidence: the score divides by the number "
+                f"of gold questions{CRASHES}"
+            )
+        if edition == "2025":
+            pat = where("predictions", start + k, pred)
+            if pred["evidence"] is None:
+                raise ValueError(f"{pat}: field 'evidence' is missing: the 2025 edition reads it")
+            for side_at, pairs in ((pat, pred["evidence"]), (at, _pairs(ref))):
+                for n, (question, answer) in enumerate(pairs):
+                    if "\t\t\n" in question or "\t\t\n" in answer:
+                        raise ValueError(
+                            f"{side_at}: evidence pair {n} holds a tab, tab, newline, which "
+                            f"separates a question from its answer in the 2025 CSV{CRASHES}"
+                        )
+
+
+def _pairs(reference: dict) -> list[tuple[str, str]]:
+    return [(q["question"], a["answer"]) for q in reference["questions"] for a in q["answers"]]

@@ -1,0 +1,234 @@
+"""The AVeriTeC scores of checked rows (see ``rows``), as each edition's official scorer gives them.
+
+Editions:
+
+* ``2024`` (default): the FEVER-7 shared task's ``src/prediction/evaluate_veracity.py``
+  (organisers' last version, 2024-04-12);
+* ``2025``: the "old AVeriTeC score" of FEVER-8's ``averitec_evaluate.py`` (547e9f7): gold
+  questions counted once each for the question-only score, gold and predicted evidence as
+  question-answer pairs (what its CSV ``evi`` column holds), no string evidence, no Boolean
+  explanations, the one threshold 0.25 and no label accuracy.
+
+Per claim (one row), both compare the predicted evidence with the gold one by a Hungarian
+assignment over the pairwise METEOR of the strings (``evidence_score``): the first ten
+predicted strings against every gold one, the assigned scores summed in numpy's order and
+divided by the number of gold strings. The dataset values are numpy means of the claims'
+values, in numpy's order of additions (``float_sums``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from .float_sums import numpy_mean, numpy_sum
+from .meteor import PairwiseMeteor
+from .tokens import RELEASES
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+EDITIONS = ("2024", "2025")
+DEFAULT_EDITION = "2024"
+DEFAULT_NLTK = "3.9.1"  # what FEVER-8 pins, and what gives the published 2024 numbers
+MAX_QUESTIONS = 10
+LEVELS = {"2024": (0.1, 0.2, 0.25, 0.3, 0.4, 0.5), "2025": (0.25,)}
+BY_TYPE_LEVEL = 0.25
+VERDICTS = (
+    "Supported",
+    "Refuted",
+    "Not Enough Evidence",
+    "Conflicting Evidence/Cherrypicking",
+)
+NO_ANSWER = " No answer could be found."
+
+
+def check_options(edition: Any = DEFAULT_EDITION, nltk: Any = DEFAULT_NLTK) -> tuple[str, str]:
+    if edition not in EDITIONS:
+        raise ValueError(f"edition must be one of {', '.join(EDITIONS)}, got {edition!r}")
+    if nltk not in RELEASES:
+        raise ValueError(
+            f"nltk must be one of {', '.join(RELEASES)} (whose tokens to reproduce), got {nltk!r}"
+        )
+    return edition, nltk
+
+
+# --- the strings compared -------------------------------------------------------------------
+
+
+def predicted_questions(row: dict, edition: str) -> list[str]:
+    """The predicted questions of the question-only score: those of the evidence, or, without
+    evidence (2024), the string evidence; the first ten."""
+    if row["evidence"] is None:
+        questions = list(row["string_evidence"] or ()) if edition == "2024" else []
+    else:
+        questions = [pair["question"] for pair in row["evidence"]]
+    return questions[:MAX_QUESTIONS]
+
+
+def predicted_strings(row: dict, edition: str) -> list[str]:
+    """The predicted evidence: ``question + " " + answer`` per pair, then (2024) the string
+    evidence; the first ten."""
+    strings = [pair["question"] + " " + pair["answer"] for pair in row["evidence"] or ()]
+    if edition == "2024":
+        strings += row["string_evidence"] or ()
+    return strings[:MAX_QUESTIONS]
+
+
+def gold_questions(row: dict, edition: str) -> list[str]:
+    """The gold questions: one per question (2024), or each text once, in order (2025, whose
+    gold holds a question once per answer)."""
+    if edition == "2024":
+        return [question["question"] for question in row["questions"]]
+    seen: list[str] = []
+    for question in row["questions"]:
+        if question["answers"] and question["question"] not in seen:
+            seen.append(question["question"])
+    return seen
+
+
+def gold_strings(row: dict, edition: str) -> list[str]:
+    """The gold evidence: ``question + " " + answer`` per answer; 2024 adds ``". "`` and the
+    explanation to a Boolean answer and gives a question without answers
+    ``question + " No answer could be found."``."""
+    strings = []
+    for question in row["questions"]:
+        for answer in question["answers"]:
+            text = question["question"] + " " + answer["answer"]
+            if edition == "2024" and answer["answer_type"] == "Boolean":
+                text += ". " + answer["boolean_explanation"]
+            strings.append(text)
+        if edition == "2024" and not question["answers"]:
+            strings.append(question["question"] + NO_ANSWER)
+    return strings
+
+
+# --- one claim --------------------------------------------------------------------------------
+
+
+def hungarian_score(
+    predicted: Sequence[str], gold: Sequence[str], metric: Callable[[str, str], float]
+) -> float:
+    """The official assignment utility: the METEOR matrix (predicted rows, gold columns),
+    scipy's maximum assignment, its cells summed in row order as numpy sums them, times
+    ``1 / len(gold)``. Needs a gold string (the official code divides by zero otherwise)."""
+    reweight = 1 / float(len(gold))
+    if not predicted:
+        return 0.0 * reweight
+    matrix = [[metric(p, g) for g in gold] for p in predicted]
+    rows, columns = linear_sum_assignment(np.array(matrix, dtype=float), maximize=True)
+    return numpy_sum([matrix[r][c] for r, c in zip(rows.tolist(), columns.tolist())]) * reweight
+
+
+def claim_values(prediction: dict, reference: dict, edition: str, metric: PairwiseMeteor) -> dict:
+    """One claim's values: the question-only and evidence (question + answer) scores, and
+    whether the label is right."""
+    return {
+        "q_only": hungarian_score(
+            predicted_questions(prediction, edition), gold_questions(reference, edition), metric
+        ),
+        "q_and_a": hungarian_score(
+            predicted_strings(prediction, edition), gold_strings(reference, edition), metric
+        ),
+        "label_correct": prediction["label"] == reference["label"],
+    }
+
+
+# --- the dataset ---------------------------------------------------------------------------------
+
+
+def f1_scores(gold: Sequence[str], predicted: Sequence[str]) -> dict[str, float]:
+    """scikit-learn's ``f1_score(gold, predicted, labels=VERDICTS)`` per verdict (``2 tp /
+    (gold + predicted)``, 0.0 for a verdict neither side has), and their mean."""
+    f1 = {}
+    for verdict in VERDICTS:
+        tp = sum(1 for g, p in zip(gold, predicted) if g == verdict and p == verdict)
+        denominator = sum(1 for g in gold if g == verdict) + sum(
+            1 for p in predicted if p == verdict
+        )
+        f1[verdict] = 2 * tp / denominator if denominator else 0.0
+    f1["macro"] = numpy_mean(list(f1.values()))
+    return f1
+
+
+def level_name(level: float) -> str:
+    return f"averitec@{level}"
+
+
+def result_names(edition: str, claim_types: Sequence[str] = ()) -> list[str]:
+    names = ["q_only", "q_and_a"]
+    if edition == "2024":
+        names += ["accuracy", "macro_f1", *(f"f1[{v}]" for v in VERDICTS)]
+    names += [level_name(level) for level in LEVELS[edition]]
+    names += [f"by_type@{BY_TYPE_LEVEL}[{t}]" for t in claim_types] if edition == "2024" else []
+    return names
+
+
+def claim_type_order(references: Sequence[dict]) -> list[str]:
+    order: dict[str, None] = {}
+    for row in references:
+        for claim_type in row["claim_types"] or ():
+            order.setdefault(claim_type, None)
+    return list(order)
+
+
+def dataset_scores(values: Sequence[dict], references: Sequence[dict], edition: str) -> dict:
+    """The official numbers of the claims' values, in the official order of operations."""
+    n = len(values)
+    scores: dict[str, float] = {
+        "q_only": numpy_mean([v["q_only"] for v in values]),
+        "q_and_a": numpy_mean([v["q_and_a"] for v in values]),
+    }
+    if edition == "2024":
+        scores["accuracy"] = sum(1 for v in values if v["label_correct"]) / n
+        f1 = f1_scores([r["label"] for r in references], [v["label"] for v in values])
+        scores["macro_f1"] = f1["macro"]
+        scores.update({f"f1[{verdict}]": f1[verdict] for verdict in VERDICTS})
+    for level in LEVELS[edition]:
+        right = sum(1 for v in values if v["q_and_a"] > level and v["label_correct"])
+        scores[level_name(level)] = right / n
+    if edition == "2024":
+        for claim_type in claim_type_order(references):
+            kept = [
+                v["q_and_a"] if v["q_and_a"] > BY_TYPE_LEVEL else 0.0
+                for v, r in zip(values, references)
+                if claim_type in (r["claim_types"] or ())
+            ]
+            scores[f"by_type@{BY_TYPE_LEVEL}[{claim_type}]"] = numpy_mean(kept)
+    return scores
+
+
+def score(
+    predictions: Sequence[dict],
+    references: Sequence[dict],
+    edition: str = DEFAULT_EDITION,
+    nltk: str = DEFAULT_NLTK,
+    details: bool = False,
+) -> dict:
+    """The scores of checked, paired rows (see ``rows.checked``)."""
+    edition, nltk = check_options(edition, nltk)
+    if not references:
+        raise ValueError("references is empty: the official scores are means over the claims")
+    metric = PairwiseMeteor(nltk)
+    values = []
+    for prediction, reference in zip(predictions, references):
+        value = claim_values(prediction, reference, edition, metric)
+        value["label"] = prediction["label"]
+        values.append(value)
+    result: dict[str, Any] = dataset_scores(values, references, edition)
+    if details:
+        result["details"] = [
+            {
+                "id": reference["id"],
+                "label": reference["label"],
+                "predicted_label": value["label"],
+                "label_correct": value["label_correct"],
+                "q_only": value["q_only"],
+                "q_and_a": value["q_and_a"],
+            }
+            for value, reference in zip(values, references)
+        ]
+    return result
