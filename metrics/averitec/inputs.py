@@ -18,14 +18,13 @@ import json
 import os
 from pathlib import Path
 
-from .rows import where
+from .rows import QA_SEPARATOR, where
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
 PAIR_SEPARATOR = "\t\t\n\n"
-QA_SEPARATOR = "\t\t\n"
 
 
 def _read_json_list(path: str | os.PathLike, side: str) -> list:

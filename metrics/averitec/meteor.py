@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from functools import lru_cache
-from itertools import chain
+from itertools import chain, pairwise
 
 from nltk.corpus.reader.wordnet import WordNetCorpusReader
 from nltk.stem.porter import PorterStemmer
@@ -109,7 +109,7 @@ def chunks(matches: list[tuple[int, int]]) -> int:
     """Runs of matches that are next to each other on both sides (matches in hypothesis
     order); 1 for none."""
     count = 1
-    for (i, j), (k, m) in zip(matches, matches[1:]):
+    for (i, j), (k, m) in pairwise(matches):
         if not (k == i + 1 and m == j + 1):
             count += 1
     return count

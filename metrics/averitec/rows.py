@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 CRASHES = " (the official scorer crashes on it)"
+QA_SEPARATOR = "\t\t\n"
 
 
 def where(side: str, index: int, row: Any) -> str:
@@ -147,36 +148,47 @@ def checked(rows: Any, side: str, start: int = 0) -> list[dict]:
     return [check(row, where(side, start + k, row)) for k, row in enumerate(rows)]
 
 
-def check_paired(predictions: list[dict], references: list[dict], edition: str, start: int = 0):
-    """What the editions cannot score: a claim with no gold evidence (they divide by the number
-    of gold strings), a prediction for another claim than its reference (ids, when both have
-    one), and, in 2025, a pair the CSV cannot hold or a prediction with no evidence list."""
+def check_ids(predictions: list[dict], references: list[dict], start: int = 0) -> None:
+    """A prediction for another claim than its reference's (when both have an id): rows are
+    paired by position."""
+    for k, (pred, ref) in enumerate(zip(predictions, references)):
+        if pred["id"] is not None and ref["id"] is not None and pred["id"] != ref["id"]:
+            raise ValueError(
+                f"{where('predictions', start + k, pred)}: field 'id' is not "
+                f"{where('references', start + k, ref)}'s: predictions and references are "
+                f"paired by position"
+            )
+
+
+def check_scorable(predictions: list[dict], references: list[dict], edition: str) -> None:
+    """What an edition cannot score: a claim with no gold evidence (the scores divide by the
+    number of gold strings) and, in 2025, a prediction without an evidence list or a pair the
+    CSV cannot hold."""
     from .scoring import gold_questions, gold_strings
 
     for k, (pred, ref) in enumerate(zip(predictions, references)):
-        at = where("references", start + k, ref)
-        if pred["id"] is not None and ref["id"] is not None and pred["id"] != ref["id"]:
-            raise ValueError(
-                f"{where('predictions', start + k, pred)}: field 'id' is not {at}'s: predictions "
-                f"and references are paired by position"
-            )
+        at = where("references", k, ref)
         if not gold_strings(ref, edition) or not gold_questions(ref, edition):
             raise ValueError(
-                f"{at}: field 'questions' holds no gold evidence: the score divides by the number "
-                f"of gold questions{CRASHES}"
+                f"{at}: field 'questions' holds no gold evidence (edition {edition}): the scores "
+                f"divide by the number of gold questions{CRASHES}"
             )
         if edition == "2025":
-            pat = where("predictions", start + k, pred)
+            pat = where("predictions", k, pred)
             if pred["evidence"] is None:
                 raise ValueError(f"{pat}: field 'evidence' is missing: the 2025 edition reads it")
-            for side_at, pairs in ((pat, pred["evidence"]), (at, _pairs(ref))):
+            for side_at, pairs in ((pat, _pairs(pred)), (at, _gold_pairs(ref))):
                 for n, (question, answer) in enumerate(pairs):
-                    if "\t\t\n" in question or "\t\t\n" in answer:
+                    if QA_SEPARATOR in question or QA_SEPARATOR in answer:
                         raise ValueError(
                             f"{side_at}: evidence pair {n} holds a tab, tab, newline, which "
-                            f"separates a question from its answer in the 2025 CSV{CRASHES}"
+                            f"parts a question from its answer in the 2025 CSV{CRASHES}"
                         )
 
 
-def _pairs(reference: dict) -> list[tuple[str, str]]:
+def _pairs(prediction: dict) -> list[tuple[str, str]]:
+    return [(p["question"], p["answer"]) for p in prediction["evidence"]]
+
+
+def _gold_pairs(reference: dict) -> list[tuple[str, str]]:
     return [(q["question"], a["answer"]) for q in reference["questions"] for a in q["answers"]]

@@ -25,6 +25,7 @@ from scipy.optimize import linear_sum_assignment
 
 from .float_sums import numpy_mean, numpy_sum
 from .meteor import PairwiseMeteor
+from .rows import check_scorable
 from .tokens import RELEASES
 
 TYPE_CHECKING = False
@@ -212,6 +213,7 @@ def score(
     edition, nltk = check_options(edition, nltk)
     if not references:
         raise ValueError("references is empty: the official scores are means over the claims")
+    check_scorable(predictions, references, edition)
     metric = PairwiseMeteor(nltk)
     values = []
     for prediction, reference in zip(predictions, references):

@@ -23,7 +23,7 @@ release's engine: the rules are taken from the installed nltk and the differing 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import regex
 from nltk.tokenize.destructive import NLTKWordTokenizer
@@ -173,6 +173,6 @@ class Tokenizer:
         return [token for sentence in self._sentences.tokenize(text) for token in words(sentence)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def tokenizer(release: str) -> Tokenizer:
     return Tokenizer(release)
