@@ -11,8 +11,8 @@ from .float_sums import numpy_mean
 from .inputs import read_official
 from .meteor import PairwiseMeteor
 from .plain_values import shown
-from .rows import check_ids, checked
-from .scoring import DEFAULT_EDITION, DEFAULT_NLTK, check_options, score
+from .rows import check_ids, check_lengths, checked
+from .scoring import DEFAULT_EDITION, DEFAULT_NLTK, check_options, score, score_rows
 from .tokens import tokenizer
 from .wordnet_data import wordnet_folder
 
@@ -103,14 +103,6 @@ _FEATURES = datasets.Features(
 _CORE = (numpy_mean, PairwiseMeteor, tokenizer, wordnet_folder, read_official)
 
 
-def _check_lengths(n_predictions, n_references):
-    if n_predictions != n_references:
-        raise ValueError(
-            f"predictions and references must have the same length (one prediction per claim), "
-            f"got {n_predictions} predictions and {n_references} references"
-        )
-
-
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Averitec(CheckedRows, evaluate.Metric):
     def _info(self):
@@ -129,15 +121,12 @@ class Averitec(CheckedRows, evaluate.Metric):
         )
 
     def _score_rows(self, predictions, references, **options):
-        preds, refs = self._checked_rows(predictions, references)
-        if not refs:
-            raise ValueError("references is empty: the scores are means over the claims")
-        return score(preds, refs, **options)
+        return score_rows(predictions, references, **options)
 
     def _checked_rows(self, predictions, references, start=0):
         preds = checked(predictions, "predictions", start)
         refs = checked(references, "references", start)
-        _check_lengths(len(preds), len(refs))
+        check_lengths(len(preds), len(refs))
         check_ids(preds, refs, start)
         return preds, refs
 
@@ -156,5 +145,5 @@ class Averitec(CheckedRows, evaluate.Metric):
     def _compute(
         self, predictions, references, edition=DEFAULT_EDITION, nltk=DEFAULT_NLTK, details=False
     ):
-        _check_lengths(len(predictions), len(references))
+        check_lengths(len(predictions), len(references))
         return score(predictions, references, edition, nltk, details)

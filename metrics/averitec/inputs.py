@@ -19,6 +19,8 @@ import os
 from pathlib import Path
 
 from .rows import QA_SEPARATOR, where
+from .scoring import DEFAULT_EDITION, DEFAULT_NLTK, EDITIONS, check_options, score_rows
+from .tokens import RELEASES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -177,10 +179,91 @@ def read_2025(predictions: str | os.PathLike, references: str | os.PathLike) -> 
     return out
 
 
+def file_format(path: str | os.PathLike) -> str:
+    """``"json"`` (the 2024 files) or ``"csv"`` (the 2025 files), from the first character
+    that is not white space."""
+    with open(path, "rb") as handle:
+        head = handle.read(4096).lstrip()
+    return "json" if head[:1] in (b"[", b"{") else "csv"
+
+
 def read_official(
-    predictions: str | os.PathLike, references: str | os.PathLike, edition: str = "2024"
-) -> dict:
-    """Rows for ``compute()`` from the official files of ``edition``."""
-    if edition == "2025":
+    references: str | os.PathLike | None, predictions: str | os.PathLike
+) -> dict[str, list]:
+    """Rows for ``compute()`` from a gold file and a prediction file: JSON lists as the 2024
+    scorer reads them, or CSV files as the 2025 scorer does (told by their first character)."""
+    if references is None:
+        raise ValueError("AVeriTeC needs the gold file (references) beside the predictions")
+    kinds = {file_format(references), file_format(predictions)}
+    if kinds == {"csv"}:
         return read_2025(predictions, references)
-    return read_2024(predictions, references)
+    if kinds == {"json"}:
+        return read_2024(predictions, references)
+    raise ValueError(
+        f"{Path(references).name} and {Path(predictions).name} are not of one format: give two "
+        f"JSON files (2024: predictions and dev.json) or two CSV files (2025: submission and "
+        f"solution)"
+    )
+
+
+def score_files(
+    references: str | os.PathLike | None,
+    predictions: str | os.PathLike,
+    edition: str = DEFAULT_EDITION,
+    nltk: str = DEFAULT_NLTK,
+) -> dict[str, float]:
+    """What ``taskeval score averitec`` prints: ``compute(**read_official(...), **options)``."""
+    check_options(edition, nltk)
+    return score_rows(**read_official(references, predictions), edition=edition, nltk=nltk)
+
+
+def row_id(row: Any) -> Any:
+    return row.get("id") if isinstance(row, dict) else None
+
+
+def references_from_hub(rows: Any) -> list[dict]:
+    """References from the rows of an AVeriTeC split on the Hub (the dev.json records: claim,
+    label, questions, ...), ids by position as in the 2024 scorer."""
+    return [reference_row_2024(row, index) for index, row in enumerate(rows)]
+
+
+def _choice(values: tuple[str, ...]):
+    def parse(text: str) -> str:
+        if text not in values:
+            raise ValueError(text)
+        return text
+
+    return parse
+
+
+def _edition_note(edition: str) -> str:
+    return {
+        "2024": "edition 2024: FEVER-7's evaluate_veracity.py",
+        "2025": "edition 2025: the old AVeriTeC score of FEVER-8's averitec_evaluate.py",
+    }[edition]
+
+
+def _nltk_note(release: str) -> str:
+    return f"METEOR on the tokens of nltk {release}"
+
+
+OPTIONS = {
+    "edition": (
+        _choice(EDITIONS),
+        "|".join(EDITIONS),
+        "which official scorer: 2024 (FEVER-7's evaluate_veracity.py: thresholds 0.1 to 0.5, "
+        "accuracy, F1, scores by claim type; the default) or 2025 (FEVER-8's old AVeriTeC "
+        "score: gold questions counted once, the threshold 0.25)",
+        DEFAULT_EDITION,
+        _edition_note,
+    ),
+    "nltk": (
+        _choice(RELEASES),
+        "|".join(RELEASES),
+        "whose word_tokenize tokens METEOR compares: 3.9.1 (the default: FEVER-8's pinned "
+        "release, which gives the published 2024 numbers) or 3.10.4 (splits dashes and "
+        "leading apostrophes), whichever nltk is installed",
+        DEFAULT_NLTK,
+        _nltk_note,
+    ),
+}

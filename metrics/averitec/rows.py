@@ -148,6 +148,14 @@ def checked(rows: Any, side: str, start: int = 0) -> list[dict]:
     return [check(row, where(side, start + k, row)) for k, row in enumerate(rows)]
 
 
+def check_lengths(n_predictions: int, n_references: int) -> None:
+    if n_predictions != n_references:
+        raise ValueError(
+            f"predictions and references must have the same length (one prediction per claim), "
+            f"got {n_predictions} predictions and {n_references} references"
+        )
+
+
 def check_ids(predictions: list[dict], references: list[dict], start: int = 0) -> None:
     """A prediction for another claim than its reference's (when both have an id): rows are
     paired by position."""
@@ -161,34 +169,40 @@ def check_ids(predictions: list[dict], references: list[dict], start: int = 0) -
 
 
 def check_scorable(predictions: list[dict], references: list[dict], edition: str) -> None:
-    """What an edition cannot score: a claim with no gold evidence (the scores divide by the
-    number of gold strings) and, in 2025, a prediction without an evidence list or a pair the
-    CSV cannot hold."""
-    from .scoring import gold_questions, gold_strings
+    """What an edition cannot score: a claim with no gold question (the scores divide by the
+    number of gold strings) and, in 2025, what its CSV cannot hold: a prediction without
+    evidence pairs (an empty ``evi``, which pandas reads as NaN), string evidence, or a pair
+    holding the question-answer separator."""
+    from .scoring import gold_pairs
 
     for k, (pred, ref) in enumerate(zip(predictions, references)):
         at = where("references", k, ref)
-        if not gold_strings(ref, edition) or not gold_questions(ref, edition):
+        if not ref["questions"]:
             raise ValueError(
-                f"{at}: field 'questions' holds no gold evidence (edition {edition}): the scores "
-                f"divide by the number of gold questions{CRASHES}"
+                f"{at}: field 'questions' is empty: the scores divide by the number of gold "
+                f"questions{CRASHES}"
             )
-        if edition == "2025":
-            pat = where("predictions", k, pred)
-            if pred["evidence"] is None:
-                raise ValueError(f"{pat}: field 'evidence' is missing: the 2025 edition reads it")
-            for side_at, pairs in ((pat, _pairs(pred)), (at, _gold_pairs(ref))):
-                for n, (question, answer) in enumerate(pairs):
-                    if QA_SEPARATOR in question or QA_SEPARATOR in answer:
-                        raise ValueError(
-                            f"{side_at}: evidence pair {n} holds a tab, tab, newline, which "
-                            f"parts a question from its answer in the 2025 CSV{CRASHES}"
-                        )
+        if edition != "2025":
+            continue
+        pat = where("predictions", k, pred)
+        if not pred["evidence"]:
+            raise ValueError(
+                f"{pat}: field 'evidence' holds no question-answer pair: the 2025 CSV's evi "
+                f"would be empty{CRASHES}"
+            )
+        if pred["string_evidence"] is not None:
+            raise ValueError(
+                f"{pat}: field 'string_evidence' is set: the 2025 edition reads question-answer "
+                f"pairs only (its CSV has no place for string evidence)"
+            )
+        for side_at, pairs in ((pat, _pairs(pred)), (at, gold_pairs(ref))):
+            for n, (question, answer) in enumerate(pairs):
+                if QA_SEPARATOR in question or QA_SEPARATOR in answer:
+                    raise ValueError(
+                        f"{side_at}: evidence pair {n} holds a tab, tab, newline, which parts "
+                        f"a question from its answer in the 2025 CSV{CRASHES}"
+                    )
 
 
 def _pairs(prediction: dict) -> list[tuple[str, str]]:
     return [(p["question"], p["answer"]) for p in prediction["evidence"]]
-
-
-def _gold_pairs(reference: dict) -> list[tuple[str, str]]:
-    return [(q["question"], a["answer"]) for q in reference["questions"] for a in q["answers"]]

@@ -5,9 +5,9 @@ Editions:
 * ``2024`` (default): the FEVER-7 shared task's ``src/prediction/evaluate_veracity.py``
   (organisers' last version, 2024-04-12);
 * ``2025``: the "old AVeriTeC score" of FEVER-8's ``averitec_evaluate.py`` (547e9f7): gold
-  questions counted once each for the question-only score, gold and predicted evidence as
-  question-answer pairs (what its CSV ``evi`` column holds), no string evidence, no Boolean
-  explanations, the one threshold 0.25 and no label accuracy.
+  questions counted once each for the question-only score, evidence only as question-answer
+  pairs (what its CSV ``evi`` column holds; no string evidence), the one threshold 0.25 and
+  no label accuracy.
 
 Per claim (one row), both compare the predicted evidence with the gold one by a Hungarian
 assignment over the pairwise METEOR of the strings (``evidence_score``): the first ten
@@ -25,7 +25,7 @@ from scipy.optimize import linear_sum_assignment
 
 from .float_sums import numpy_mean, numpy_sum
 from .meteor import PairwiseMeteor
-from .rows import check_scorable
+from .rows import check_ids, check_lengths, check_scorable, checked
 from .tokens import RELEASES
 
 TYPE_CHECKING = False
@@ -44,7 +44,7 @@ VERDICTS = (
     "Not Enough Evidence",
     "Conflicting Evidence/Cherrypicking",
 )
-NO_ANSWER = " No answer could be found."
+NO_ANSWER = "No answer could be found."
 
 
 def check_options(edition: Any = DEFAULT_EDITION, nltk: Any = DEFAULT_NLTK) -> tuple[str, str]:
@@ -79,32 +79,34 @@ def predicted_strings(row: dict, edition: str) -> list[str]:
     return strings[:MAX_QUESTIONS]
 
 
-def gold_questions(row: dict, edition: str) -> list[str]:
-    """The gold questions: one per question (2024), or each text once, in order (2025, whose
-    gold holds a question once per answer)."""
-    if edition == "2024":
-        return [question["question"] for question in row["questions"]]
-    seen: list[str] = []
-    for question in row["questions"]:
-        if question["answers"] and question["question"] not in seen:
-            seen.append(question["question"])
-    return seen
-
-
-def gold_strings(row: dict, edition: str) -> list[str]:
-    """The gold evidence: ``question + " " + answer`` per answer; 2024 adds ``". "`` and the
-    explanation to a Boolean answer and gives a question without answers
-    ``question + " No answer could be found."``."""
-    strings = []
+def gold_pairs(row: dict) -> list[tuple[str, str]]:
+    """The gold evidence as (question, answer text) pairs: one per answer, a Boolean answer's
+    text followed by ``". "`` and its explanation, and a question without answers paired with
+    "No answer could be found." (the 2024 scorer's strings; the 2025 CSV holds these pairs)."""
+    pairs = []
     for question in row["questions"]:
         for answer in question["answers"]:
-            text = question["question"] + " " + answer["answer"]
-            if edition == "2024" and answer["answer_type"] == "Boolean":
+            text = answer["answer"]
+            if answer["answer_type"] == "Boolean":
                 text += ". " + answer["boolean_explanation"]
-            strings.append(text)
-        if edition == "2024" and not question["answers"]:
-            strings.append(question["question"] + NO_ANSWER)
-    return strings
+            pairs.append((question["question"], text))
+        if not question["answers"]:
+            pairs.append((question["question"], NO_ANSWER))
+    return pairs
+
+
+def gold_questions(row: dict, edition: str) -> list[str]:
+    """The gold questions: one per question (2024), or each text once, in order (2025, whose
+    CSV holds a question once per answer)."""
+    questions = [question["question"] for question in row["questions"]]
+    if edition == "2024":
+        return questions
+    return list(dict.fromkeys(questions))
+
+
+def gold_strings(row: dict) -> list[str]:
+    """The gold evidence: ``question + " " + answer`` per gold pair."""
+    return [question + " " + answer for question, answer in gold_pairs(row)]
 
 
 # --- one claim --------------------------------------------------------------------------------
@@ -132,7 +134,7 @@ def claim_values(prediction: dict, reference: dict, edition: str, metric: Pairwi
             predicted_questions(prediction, edition), gold_questions(reference, edition), metric
         ),
         "q_and_a": hungarian_score(
-            predicted_strings(prediction, edition), gold_strings(reference, edition), metric
+            predicted_strings(prediction, edition), gold_strings(reference), metric
         ),
         "label_correct": prediction["label"] == reference["label"],
     }
@@ -200,6 +202,22 @@ def dataset_scores(values: Sequence[dict], references: Sequence[dict], edition: 
             ]
             scores[f"by_type@{BY_TYPE_LEVEL}[{claim_type}]"] = numpy_mean(kept)
     return scores
+
+
+def score_rows(
+    predictions: Any,
+    references: Any,
+    edition: str = DEFAULT_EDITION,
+    nltk: str = DEFAULT_NLTK,
+    details: bool = False,
+) -> dict:
+    """The scores of rows as ``compute()`` takes them: checked, then scored."""
+    check_options(edition, nltk)
+    preds = checked(predictions, "predictions")
+    refs = checked(references, "references")
+    check_lengths(len(preds), len(refs))
+    check_ids(preds, refs)
+    return score(preds, refs, edition, nltk, details)
 
 
 def score(
