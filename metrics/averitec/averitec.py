@@ -42,22 +42,27 @@ _KWARGS_DESCRIPTION = """
 Args:
     predictions: one row per claim, paired with the references by position: `id` (optional;
         when both rows have one they must be equal), `label` (the predicted verdict),
-        `evidence` (a list of `{"question", "answer"}`, the first ten are scored; None when
-        absent) and `string_evidence` (a list of strings; None when absent; 2024 only).
-    references: one row per claim: `id`, `label`, `claim_types` (a list of strings, or None)
-        and `questions`: `[{"question", "answers": [{"answer", "answer_type",
-        "boolean_explanation"}]}]` (AVeriTeC's dev.json questions).
-    edition ("2024" or "2025", default "2024"): which official scorer. 2024: FEVER-7's
+        `evidence` (a list of `{"question", "answer"}`, the first ten are scored), and
+        optionally `string_evidence` (a list of strings; not 2025), and for the 2023 edition
+        `questions` (in the gold's shape, read instead of `evidence`) and `justification`.
+        None where absent.
+    references: one row per claim: `id`, `label`, `claim_types` (a list of strings, or None),
+        `questions`: `[{"question", "answers": [{"answer", "answer_type",
+        "boolean_explanation"}]}]` (AVeriTeC's dev.json questions) and `justification` (read
+        by 2023).
+    edition ("2024", "2025" or "2023", default "2024"): which official scorer. 2024: FEVER-7's
         evaluate_veracity.py (thresholds 0.1 to 0.5, accuracy, F1, scores by claim type);
         2025: FEVER-8's "old AVeriTeC score" (gold questions counted once, question-answer
-        pairs only, the threshold 0.25).
+        pairs only, the threshold 0.25); 2023: the AVeriTeC paper's eval.py (justification
+        scores too).
     nltk ("3.9.1" or "3.10.4", default "3.9.1"): whose word_tokenize tokens to compare.
     details (bool, default False): also return `details`, one record per claim.
 Returns:
     `q_only`, `q_and_a` (the mean Hungarian METEOR of the questions, and of question + answer
     strings), `averitec@<threshold>` (the share of claims whose label is right and whose
-    question + answer score is above the threshold); 2024 also `accuracy`, `macro_f1`,
-    `f1[<verdict>]` and `by_type@0.25[<claim type>]`.
+    question + answer score is above the threshold); 2024 and 2023 also `accuracy`,
+    `macro_f1`, `f1[<verdict>]` and `by_type@<threshold>[<claim type>]` (2024: 0.25; 2023: 0.2
+    and 0.3); 2023 also `justification` and `justification@<threshold>`.
 Examples:
     >>> import evaluate
     >>> averitec = evaluate.load("averitec")
@@ -78,6 +83,9 @@ _ANSWER = {
     "answer_type": datasets.Value("string"),
     "boolean_explanation": datasets.Value("string"),
 }
+_QUESTIONS = datasets.List(
+    {"question": datasets.Value("string"), "answers": datasets.List(_ANSWER)}
+)
 _FEATURES = datasets.Features(
     {
         "predictions": {
@@ -87,14 +95,15 @@ _FEATURES = datasets.Features(
                 {"question": datasets.Value("string"), "answer": datasets.Value("string")}
             ),
             "string_evidence": datasets.List(datasets.Value("string")),
+            "questions": _QUESTIONS,
+            "justification": datasets.Value("string"),
         },
         "references": {
             "id": datasets.Value("string"),
             "label": datasets.Value("string"),
             "claim_types": datasets.List(datasets.Value("string")),
-            "questions": datasets.List(
-                {"question": datasets.Value("string"), "answers": datasets.List(_ANSWER)}
-            ),
+            "questions": _QUESTIONS,
+            "justification": datasets.Value("string"),
         },
     }
 )

@@ -57,3 +57,13 @@ def numpy_sum(values: Sequence[float]) -> float:
 def numpy_mean(values: Sequence[float]) -> float:
     """``np.mean(values)`` of a non-empty list of floats."""
     return numpy_sum(values) / len(values)
+
+
+def column_mean(values: Sequence[float]) -> float:
+    """One column's entry of ``np.mean(array, axis=0)`` of a C-ordered 2-D array: numpy adds
+    the rows one after the other (the pairwise sum runs along the last axis only), from the
+    first."""
+    total = values[0]
+    for value in values[1:]:
+        total += value
+    return total / len(values)

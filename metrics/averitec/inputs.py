@@ -45,8 +45,10 @@ def _read_json_list(path: str | os.PathLike, side: str) -> list:
 def prediction_row_2024(record: Any, index: int) -> Any:
     if not isinstance(record, dict):
         return record  # refused by rows.checked, with its place
-    row = {"id": record.get("claim_id"), "label": record.get("pred_label")}
-    for field in ("evidence", "string_evidence"):
+    # The 2024 files name the verdict pred_label, the 2023 paper's label.
+    label = record["pred_label"] if "pred_label" in record else record.get("label")
+    row = {"id": record.get("claim_id"), "label": label}
+    for field in ("evidence", "string_evidence", "questions", "justification"):
         if field in record:
             row[field] = record[field]
     return row
@@ -60,6 +62,7 @@ def reference_row_2024(record: Any, index: int) -> Any:
         "label": record.get("label"),
         "claim_types": record.get("claim_types"),
         "questions": record.get("questions"),
+        "justification": record.get("justification"),
     }
 
 
@@ -240,6 +243,7 @@ def _edition_note(edition: str) -> str:
     return {
         "2024": "edition 2024: FEVER-7's evaluate_veracity.py",
         "2025": "edition 2025: the old AVeriTeC score of FEVER-8's averitec_evaluate.py",
+        "2023": "edition 2023: the AVeriTeC paper's eval.py",
     }[edition]
 
 
@@ -252,8 +256,9 @@ OPTIONS = {
         _choice(EDITIONS),
         "|".join(EDITIONS),
         "which official scorer: 2024 (FEVER-7's evaluate_veracity.py: thresholds 0.1 to 0.5, "
-        "accuracy, F1, scores by claim type; the default) or 2025 (FEVER-8's old AVeriTeC "
-        "score: gold questions counted once, the threshold 0.25)",
+        "accuracy, F1, scores by claim type; the default), 2025 (FEVER-8's old AVeriTeC "
+        "score: gold questions counted once, the threshold 0.25) or 2023 (the paper's eval.py: "
+        "predictions in the gold's shape, justification scores)",
         DEFAULT_EDITION,
         _edition_note,
     ),

@@ -1,11 +1,12 @@
 """AVeriTeC rows as ``compute()`` takes them: checked field by field and stored in one shape.
 
 A prediction: ``id`` (its claim's), ``label`` (the predicted verdict; ``pred_label`` in the
-official 2024 files), ``evidence`` (a list of ``{"question", "answer"}``; None when absent) and
-``string_evidence`` (a list of strings; None when absent). A reference: ``id``, ``label``,
-``claim_types`` (a list of strings; None when absent) and ``questions``, each
-``{"question", "answers": [{"answer", "answer_type", "boolean_explanation"}]}`` (answer type
-and explanation None when absent). Other fields are dropped: no official number reads them.
+official 2024 files), ``evidence`` (a list of ``{"question", "answer"}``; 2024 and 2025),
+``string_evidence`` (a list of strings), and for the 2023 edition ``questions`` (as the
+gold's) and ``justification``; each None when absent. A reference: ``id``, ``label``,
+``claim_types`` (a list of strings), ``questions``, each ``{"question", "answers": [{"answer",
+"answer_type", "boolean_explanation"}]}`` (answer type and explanation None when absent), and
+``justification`` (2023). Other fields are dropped: no official number reads them.
 
 Every refusal is a ``ValueError`` naming the row (side, index, id), the field and what was
 expected; among them what the official scorers crash on (no gold evidence at all, a Boolean
@@ -94,18 +95,28 @@ def prediction(row: Any, at: str) -> dict:
         "label": _string(row.get("label"), at, "label"),
         "evidence": evidence,
         "string_evidence": strings,
+        "questions": _questions(row.get("questions"), at, "questions", optional=True),
+        "justification": _string(row.get("justification"), at, "justification", True),
     }
 
 
-def reference(row: Any, at: str) -> dict:
-    row = _dict(row, at, "row")
+def _questions(value: Any, at: str, field: str, optional: bool = False) -> list | None:
+    """AVeriTeC's questions: ``[{"question", "answers": [{"answer", "answer_type",
+    "boolean_explanation"}]}]``. ``answers`` may be one answer (a dict), which the official
+    scorers take as a list of one."""
+    value = _list(value, at, field, optional)
+    if value is None:
+        return None
     questions = []
-    for k, question in enumerate(_list(row.get("questions"), at, "questions")):
-        field = f"questions[{k}]"
-        question = _dict(question, at, field)
-        answers = []
-        for m, answer in enumerate(_list(question.get("answers"), at, field + ".answers")):
-            afield = f"{field}.answers[{m}]"
+    for k, question in enumerate(value):
+        qfield = f"{field}[{k}]"
+        question = _dict(question, at, qfield)
+        answers = plain(question.get("answers"))
+        if isinstance(answers, Mapping):
+            answers = [answers]
+        kept = []
+        for m, answer in enumerate(_list(answers, at, qfield + ".answers")):
+            afield = f"{qfield}.answers[{m}]"
             answer = _dict(answer, at, afield)
             kind = _string(answer.get("answer_type"), at, afield + ".answer_type", True)
             explanation = _string(
@@ -116,7 +127,7 @@ def reference(row: Any, at: str) -> dict:
                     f"{at}: field '{afield}.boolean_explanation' is missing: a Boolean answer "
                     f"needs its explanation{CRASHES}"
                 )
-            answers.append(
+            kept.append(
                 {
                     "answer": _string(answer.get("answer"), at, afield + ".answer"),
                     "answer_type": kind,
@@ -125,10 +136,15 @@ def reference(row: Any, at: str) -> dict:
             )
         questions.append(
             {
-                "question": _string(question.get("question"), at, field + ".question"),
-                "answers": answers,
+                "question": _string(question.get("question"), at, qfield + ".question"),
+                "answers": kept,
             }
         )
+    return questions
+
+
+def reference(row: Any, at: str) -> dict:
+    row = _dict(row, at, "row")
     types = _list(row.get("claim_types"), at, "claim_types", optional=True)
     if types is not None:
         types = [_string(t, at, f"claim_types[{k}]") for k, t in enumerate(types)]
@@ -136,7 +152,8 @@ def reference(row: Any, at: str) -> dict:
         "id": _id(row.get("id"), at),
         "label": _string(row.get("label"), at, "label"),
         "claim_types": types,
-        "questions": questions,
+        "questions": _questions(row.get("questions"), at, "questions"),
+        "justification": _string(row.get("justification"), at, "justification", True),
     }
 
 
@@ -181,6 +198,11 @@ def check_scorable(predictions: list[dict], references: list[dict], edition: str
             raise ValueError(
                 f"{at}: field 'questions' is empty: the scores divide by the number of gold "
                 f"questions{CRASHES}"
+            )
+        if edition == "2023" and ref["justification"] is None:
+            raise ValueError(
+                f"{at}: field 'justification' is missing: the 2023 edition scores the predicted "
+                f"justification against it{CRASHES}"
             )
         if edition != "2025":
             continue

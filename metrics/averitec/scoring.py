@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from .float_sums import numpy_mean, numpy_sum
+from .float_sums import column_mean, numpy_mean, numpy_sum
 from .meteor import PairwiseMeteor
 from .rows import check_ids, check_lengths, check_scorable, checked
 from .tokens import RELEASES
@@ -32,12 +32,14 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-EDITIONS = ("2024", "2025")
+EDITIONS = ("2024", "2025", "2023")
 DEFAULT_EDITION = "2024"
 DEFAULT_NLTK = "3.9.1"  # what FEVER-8 pins, and what gives the published 2024 numbers
 MAX_QUESTIONS = 10
-LEVELS = {"2024": (0.1, 0.2, 0.25, 0.3, 0.4, 0.5), "2025": (0.25,)}
-BY_TYPE_LEVEL = 0.25
+ALL_LEVELS = (0.1, 0.2, 0.25, 0.3, 0.4, 0.5)
+LEVELS = {"2024": ALL_LEVELS, "2025": (0.25,), "2023": ALL_LEVELS}
+# The thresholds of the scores by claim type each edition prints.
+BY_TYPE_LEVELS = {"2024": (0.25,), "2025": (), "2023": (0.2, 0.3)}
 VERDICTS = (
     "Supported",
     "Refuted",
@@ -61,22 +63,34 @@ def check_options(edition: Any = DEFAULT_EDITION, nltk: Any = DEFAULT_NLTK) -> t
 
 
 def predicted_questions(row: dict, edition: str) -> list[str]:
-    """The predicted questions of the question-only score: those of the evidence, or, without
-    evidence (2024), the string evidence; the first ten."""
-    if row["evidence"] is None:
-        questions = list(row["string_evidence"] or ()) if edition == "2024" else []
+    """The predicted questions of the question-only score, the first ten: those of the
+    evidence pairs (2023: of the gold-like ``questions``) or, without them, the string
+    evidence (2024, 2023)."""
+    asked = row["questions"] if edition == "2023" else row["evidence"]
+    if asked is None:
+        questions = list(row["string_evidence"] or ()) if edition != "2025" else []
     else:
-        questions = [pair["question"] for pair in row["evidence"]]
+        questions = [pair["question"] for pair in asked]
     return questions[:MAX_QUESTIONS]
 
 
 def predicted_strings(row: dict, edition: str) -> list[str]:
-    """The predicted evidence: ``question + " " + answer`` per pair, then (2024) the string
-    evidence; the first ten."""
-    strings = [pair["question"] + " " + pair["answer"] for pair in row["evidence"] or ()]
-    if edition == "2024":
+    """The predicted evidence, the first ten: ``question + " " + answer`` per pair (2023: the
+    gold's strings of its gold-like ``questions``), then the string evidence (2024, 2023)."""
+    if edition == "2023":
+        strings = gold_strings(row) if row["questions"] is not None else []
+    else:
+        strings = [pair["question"] + " " + pair["answer"] for pair in row["evidence"] or ()]
+    if edition != "2025":
         strings += row["string_evidence"] or ()
     return strings[:MAX_QUESTIONS]
+
+
+def predicted_justification(row: dict) -> str:
+    """2023: the justification, or without one the evidence strings joined by spaces."""
+    if row["justification"] is not None:
+        return row["justification"]
+    return " ".join(predicted_strings(row, "2023"))
 
 
 def gold_pairs(row: dict) -> list[tuple[str, str]]:
@@ -99,7 +113,7 @@ def gold_questions(row: dict, edition: str) -> list[str]:
     """The gold questions: one per question (2024), or each text once, in order (2025, whose
     CSV holds a question once per answer)."""
     questions = [question["question"] for question in row["questions"]]
-    if edition == "2024":
+    if edition != "2025":
         return questions
     return list(dict.fromkeys(questions))
 
@@ -127,9 +141,9 @@ def hungarian_score(
 
 
 def claim_values(prediction: dict, reference: dict, edition: str, metric: PairwiseMeteor) -> dict:
-    """One claim's values: the question-only and evidence (question + answer) scores, and
-    whether the label is right."""
-    return {
+    """One claim's values: the question-only and evidence (question + answer) scores, whether
+    the label is right and (2023) the justification's METEOR."""
+    values = {
         "q_only": hungarian_score(
             predicted_questions(prediction, edition), gold_questions(reference, edition), metric
         ),
@@ -138,6 +152,11 @@ def claim_values(prediction: dict, reference: dict, edition: str, metric: Pairwi
         ),
         "label_correct": prediction["label"] == reference["label"],
     }
+    if edition == "2023":
+        values["justification"] = metric(
+            predicted_justification(prediction), reference["justification"]
+        )
+    return values
 
 
 # --- the dataset ---------------------------------------------------------------------------------
@@ -161,12 +180,23 @@ def level_name(level: float) -> str:
     return f"averitec@{level}"
 
 
+def by_type_name(level: float, claim_type: str) -> str:
+    return f"by_type@{level}[{claim_type}]"
+
+
 def result_names(edition: str, claim_types: Sequence[str] = ()) -> list[str]:
+    """The keys of an edition's result, in order (the scores by claim type for ``claim_types``)."""
     names = ["q_only", "q_and_a"]
-    if edition == "2024":
+    if edition != "2025":
         names += ["accuracy", "macro_f1", *(f"f1[{v}]" for v in VERDICTS)]
-    names += [level_name(level) for level in LEVELS[edition]]
-    names += [f"by_type@{BY_TYPE_LEVEL}[{t}]" for t in claim_types] if edition == "2024" else []
+    if edition == "2023":
+        names.append("justification")
+    for level in LEVELS[edition]:
+        names.append(level_name(level))
+        if edition == "2023":
+            names.append(f"justification@{level}")
+    for level in BY_TYPE_LEVELS[edition]:
+        names += [by_type_name(level, t) for t in claim_types]
     return names
 
 
@@ -179,28 +209,36 @@ def claim_type_order(references: Sequence[dict]) -> list[str]:
 
 
 def dataset_scores(values: Sequence[dict], references: Sequence[dict], edition: str) -> dict:
-    """The official numbers of the claims' values, in the official order of operations."""
+    """The official numbers of the claims' values, in the official order of operations: numpy
+    means of lists (pairwise sums), the AVeriTeC scores as the mean of each column of a
+    claims-by-thresholds array (sums down the column, claim after claim)."""
     n = len(values)
     scores: dict[str, float] = {
         "q_only": numpy_mean([v["q_only"] for v in values]),
         "q_and_a": numpy_mean([v["q_and_a"] for v in values]),
     }
-    if edition == "2024":
+    if edition != "2025":
         scores["accuracy"] = sum(1 for v in values if v["label_correct"]) / n
         f1 = f1_scores([r["label"] for r in references], [v["label"] for v in values])
         scores["macro_f1"] = f1["macro"]
         scores.update({f"f1[{verdict}]": f1[verdict] for verdict in VERDICTS})
+    if edition == "2023":
+        scores["justification"] = numpy_mean([v["justification"] for v in values])
     for level in LEVELS[edition]:
         right = sum(1 for v in values if v["q_and_a"] > level and v["label_correct"])
         scores[level_name(level)] = right / n
-    if edition == "2024":
+        if edition == "2023":
+            scores[f"justification@{level}"] = column_mean(
+                [v["justification"] if v["q_and_a"] > level else 0.0 for v in values]
+            )
+    for level in BY_TYPE_LEVELS[edition]:
         for claim_type in claim_type_order(references):
             kept = [
-                v["q_and_a"] if v["q_and_a"] > BY_TYPE_LEVEL else 0.0
+                v["q_and_a"] if v["q_and_a"] > level else 0.0
                 for v, r in zip(values, references)
                 if claim_type in (r["claim_types"] or ())
             ]
-            scores[f"by_type@{BY_TYPE_LEVEL}[{claim_type}]"] = numpy_mean(kept)
+            scores[by_type_name(level, claim_type)] = numpy_mean(kept)
     return scores
 
 
@@ -248,6 +286,7 @@ def score(
                 "label_correct": value["label_correct"],
                 "q_only": value["q_only"],
                 "q_and_a": value["q_and_a"],
+                **({"justification": value["justification"]} if edition == "2023" else {}),
             }
             for value, reference in zip(values, references)
         ]
