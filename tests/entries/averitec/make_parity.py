@@ -8,7 +8,8 @@
 from their files, or runs the AVeriTeC paper's ``eval.py`` (2023) and parses what it prints,
 and for each case of CASES.json (the official JSON records as ``predictions`` and
 ``references``; 2025: ``solution_csv`` and ``submission_csv`` texts) calls them as their main
-programs do, writing ``{"case", "result"}`` or ``{"case", "error"}``.
+programs do, writing ``{"case", "result"}`` or ``{"case", "error"}`` (2023: both, when eval.py
+printed every score and then failed on its list of best examples).
 ``PYTHON_391`` and ``PYTHON_3104`` are interpreters with nltk 3.9.1 and 3.10.4 (with scipy,
 numpy, pandas and scikit-learn, and the nltk data under ``NLTK_DATA``).
 

@@ -38,3 +38,14 @@ def test_the_order_is_not_left_to_right() -> None:
         left_to_right += value
     assert float_sums.numpy_sum(values) == 1.0000000000000004e16
     assert float_sums.numpy_sum(values) != left_to_right
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 8, 9, 16, 127, 128, 129, 300, 1000])
+def test_a_column_mean_sums_down_the_rows(n: int) -> None:
+    # np.mean(array, axis=0) of a claims-by-thresholds array: the rows added one after the
+    # other (the 2023 justification scores at each threshold).
+    rng = random.Random(n)
+    rows = [[v if rng.random() < 0.7 else 0.0 for v in _values(rng, 6)] for _ in range(n)]
+    means = np.mean(np.array(rows), axis=0)
+    for j in range(6):
+        assert float_sums.column_mean([row[j] for row in rows]) == float(means[j])
