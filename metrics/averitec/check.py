@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .inputs import _csv_rows, evidence_pairs, file_format, prediction_row_2024, read_official
+from .plain_values import shown
 from .rows import check_ids, check_lengths, check_scorable, checked, prediction
 from .scoring import MAX_QUESTIONS, VERDICTS
 
@@ -63,7 +64,7 @@ def _claim(report: Any, path: Any, index: int, row: Any, row_id: Any) -> None:
         )
     if stored["label"] not in VERDICTS:
         report.warning(
-            f"claim {index} has the label {stored['label']!r}, not one of the four verdicts "
+            f"claim {index} has the label {shown(stored['label'])}, not one of the four verdicts "
             f"({', '.join(VERDICTS)}): it is always wrong",
             field="'label'",
             **at,
@@ -84,7 +85,7 @@ def _check_json(report: Any, path: Any) -> list[Any] | None:
         claim_id = record.get("claim_id")
         if claim_id is not None and claim_id != index:
             report.error(
-                f"claim {index} has claim_id {claim_id!r}: the scorer pairs predictions with the "
+                f"claim {index} has claim_id {shown(claim_id)}: the scorer pairs predictions with the "
                 f"gold by position, so it is scored against claim {index}",
                 file=path,
                 id=claim_id,
@@ -159,7 +160,7 @@ def run(files: Any, report: Any) -> None:
         return
     if files.inputs:
         _expected(report, files, claims, csv_format)
-    if files.references is None or report.errors:
+    if files.references is None or any(p.level == "error" for p in report.problems):
         return
     try:  # every check of scoring, without the scoring
         rows = read_official(files.references, files.predictions)

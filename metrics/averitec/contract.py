@@ -58,14 +58,15 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> StratifiedStat
             [d["label_correct"] for d in details],
             [d["label"] for d in details],
             [d["predicted_label"] for d in details],
+            [d.get("justification", 0.0) for d in details],  # 2023 only
         )
         return {_ALL: parts}, {_ALL: list(range(len(details)))}, [_ALL]
 
     def score(stats: dict[str, tuple[list, ...]]) -> dict[str, float]:
-        q_only, q_and_a, correct, gold, predicted = stats[_ALL]
+        q_only, q_and_a, correct, gold, predicted, justification = stats[_ALL]
         values = [
-            {"q_only": q, "q_and_a": qa, "label_correct": c, "label": p}
-            for q, qa, c, p in zip(q_only, q_and_a, correct, predicted)
+            {"q_only": q, "q_and_a": qa, "label_correct": c, "label": p, "justification": j}
+            for q, qa, c, p, j in zip(q_only, q_and_a, correct, predicted, justification)
         ]
         references = [{"label": g, "claim_types": None} for g in gold]
         result = core.dataset_scores(values, references, edition)

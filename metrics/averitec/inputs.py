@@ -18,9 +18,16 @@ import json
 import os
 from pathlib import Path
 
+from .plain_values import shown
 from .rows import QA_SEPARATOR, where
-from .scoring import DEFAULT_EDITION, DEFAULT_NLTK, EDITIONS, check_options, score_rows
-from .tokens import RELEASES
+from .scoring import (
+    DEFAULT_EDITION,
+    DEFAULT_NLTK,
+    EDITIONS,
+    RELEASES,
+    check_options,
+    score_rows,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -93,7 +100,7 @@ def _csv_rows(path: str | os.PathLike, columns: tuple[str, ...]) -> list[dict]:
             missing = [c for c in columns if c not in (reader.fieldnames or ())]
             if missing:
                 raise ValueError(
-                    f"{name}: the CSV has no column {', '.join(map(repr, missing))} (it needs "
+                    f"{name}: the CSV has no column {', '.join(map(shown, missing))} (it needs "
                     f"{', '.join(columns)})"
                 )
             return list(reader)
@@ -125,7 +132,7 @@ def evidence_pairs(evi: str, at: str) -> list[dict]:
                 raise ValueError(
                     f"{at}: field 'evi' has a piece with {len(parts) - 1} question-answer "
                     f"separators (a tab, tab, newline), not one (the official scorer crashes "
-                    f"on it): {piece[:80]!r}"
+                    f"on it): {shown(piece)}"
                 )
             pairs.append({"question": parts[0], "answer": parts[1]})
     return pairs
@@ -146,7 +153,7 @@ def read_2025(predictions: str | os.PathLike, references: str | os.PathLike) -> 
         for row in found:
             if row["id"] in seen:
                 raise ValueError(
-                    f"{Path(file).name}: id {row['id']!r} is on two rows: the official scorer "
+                    f"{Path(file).name}: id {shown(row['id'])} is on two rows: the official scorer "
                     f"pairs rows by their order after sorting by id"
                 )
             seen[row["id"]] = 1
@@ -158,7 +165,7 @@ def read_2025(predictions: str | os.PathLike, references: str | os.PathLike) -> 
         first = sorted(missing)[0]
         raise ValueError(
             f"{Path(predictions).name}: no prediction for {len(missing)} gold ids (the first: "
-            f"{first!r}): the official scorer would pair the others with the wrong claims"
+            f"{shown(first)}): the official scorer would pair the others with the wrong claims"
         )
     out: dict[str, list] = {"predictions": [], "references": []}
     for k, (pred, ref) in enumerate(zip(rows["predictions"], rows["references"])):

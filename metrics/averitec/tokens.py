@@ -29,10 +29,9 @@ import regex
 from nltk.tokenize.destructive import NLTKWordTokenizer
 from nltk.tokenize.punkt import PunktLanguageVars, PunktSentenceTokenizer, PunktToken
 
+from .plain_values import shown
+from .scoring import RELEASES
 from .wordnet_data import punkt_parameters
-
-# The nltk releases whose tokens can be asked for, oldest first.
-RELEASES = ("3.9.1", "3.10.4")
 
 _APOSTROPHE = {
     "3.9.1": (r"(?i)(\')(?!re|ve|ll|m|t|s|d|n)(\w)\b", r"\1 \2"),
@@ -160,7 +159,7 @@ class Tokenizer:
 
     def __init__(self, release: str):
         if release not in RELEASES:
-            raise ValueError(f"nltk must be one of {', '.join(RELEASES)}, got {release!r}")
+            raise ValueError(f"nltk must be one of {', '.join(RELEASES)}, got {shown(release)}")
         self.release = release
         self._words = _WordTokenizer(release)
         self._sentences = PunktSentenceTokenizer(

@@ -37,6 +37,7 @@ def _gold(id_: object = "a", question: object = "Who won?", answers: object = No
         "label": "Supported",
         "claim_types": ["Event/Property Claim"],
         "questions": [{"question": question, "answers": answers}],
+        "justification": "Ann won it.",
     }
 
 
@@ -86,7 +87,7 @@ INVALID = [
     ),
     InvalidCase(
         "gold-answers-not-a-list",
-        _two(ref=_gold(answers={"answer": "x"})),
+        _two(ref=_gold(answers="Ann won.")),
         (_R, "field 'questions[0].answers'", "list"),
     ),
     InvalidCase(
@@ -118,7 +119,13 @@ INVALID = [
         options={"edition": "2025"},
     ),
     InvalidCase(
-        "unknown-edition", _two(), ("edition", "2024", "2025"), options={"edition": "2023"}
+        "unknown-edition", _two(), ("edition", "2024", "2025", "2023"), options={"edition": "2026"}
+    ),
+    InvalidCase(
+        "2023-no-gold-justification",
+        _two(ref={**_gold(), "justification": None}),
+        (_R, "field 'justification'", "2023"),
+        options={"edition": "2023"},
     ),
     InvalidCase("unknown-nltk", _two(), ("nltk", "3.9.1", "3.10.4"), options={"nltk": "3.8.1"}),
 ]
