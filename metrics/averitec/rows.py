@@ -187,9 +187,11 @@ def check_ids(predictions: list[dict], references: list[dict], start: int = 0) -
 
 def check_scorable(predictions: list[dict], references: list[dict], edition: str) -> None:
     """What an edition cannot score: a claim with no gold question (the scores divide by the
-    number of gold strings) and, in 2025, what its CSV cannot hold: a prediction without
-    evidence pairs (an empty ``evi``, which pandas reads as NaN), string evidence, or a pair
-    holding the question-answer separator."""
+    number of gold strings), in 2023 a claim without its gold justification, and in 2025 what
+    its CSV cannot hold: a prediction without an evidence list, string evidence, or a pair
+    holding the question-answer separator. (An empty list is an ``evi`` of separators only,
+    which scores 0; an empty ``evi`` itself, which pandas reads as NaN, is refused by the CSV
+    reader.)"""
     from .scoring import gold_pairs
 
     for k, (pred, ref) in enumerate(zip(predictions, references)):
@@ -207,10 +209,10 @@ def check_scorable(predictions: list[dict], references: list[dict], edition: str
         if edition != "2025":
             continue
         pat = where("predictions", k, pred)
-        if not pred["evidence"]:
+        if pred["evidence"] is None:
             raise ValueError(
-                f"{pat}: field 'evidence' holds no question-answer pair: the 2025 CSV's evi "
-                f"would be empty{CRASHES}"
+                f"{pat}: field 'evidence' is missing: the 2025 edition reads the question-answer "
+                f"pairs (its CSV's evi){CRASHES}"
             )
         if pred["string_evidence"] is not None:
             raise ValueError(

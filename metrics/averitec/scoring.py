@@ -201,12 +201,16 @@ def result_names(edition: str, claim_types: Sequence[str] = ()) -> list[str]:
     return names
 
 
-def claim_type_order(references: Sequence[dict]) -> list[str]:
-    order: dict[str, None] = {}
-    for row in references:
-        for claim_type in row["claim_types"] or ():
-            order.setdefault(claim_type, None)
-    return list(order)
+def by_type(values: Sequence[dict], references: Sequence[dict], level: float) -> dict:
+    """Each claim type's list of evidence scores, zeroed at or below ``level``, as the official
+    loop builds it: claim after claim, a score added once for each time its claim lists the type
+    (types in order of first appearance)."""
+    found: dict[str, list[float]] = {}
+    for value, reference in zip(values, references):
+        score = value["q_and_a"] if value["q_and_a"] > level else 0.0
+        for claim_type in reference["claim_types"] or ():
+            found.setdefault(claim_type, []).append(score)
+    return found
 
 
 def dataset_scores(values: Sequence[dict], references: Sequence[dict], edition: str) -> dict:
@@ -233,12 +237,7 @@ def dataset_scores(values: Sequence[dict], references: Sequence[dict], edition: 
                 [v["justification"] if v["q_and_a"] > level else 0.0 for v in values]
             )
     for level in BY_TYPE_LEVELS[edition]:
-        for claim_type in claim_type_order(references):
-            kept = [
-                v["q_and_a"] if v["q_and_a"] > level else 0.0
-                for v, r in zip(values, references)
-                if claim_type in (r["claim_types"] or ())
-            ]
+        for claim_type, kept in by_type(values, references, level).items():
             scores[by_type_name(level, claim_type)] = numpy_mean(kept)
     return scores
 

@@ -102,8 +102,8 @@ INVALID = [
     ),
     InvalidCase(
         "2025-no-evidence",
-        _two(_guess(evidence=[])),
-        (_P, "field 'evidence'", "2025", "crashes"),
+        _two({**_guess(), "evidence": None}),
+        (_P, "field 'evidence'", "missing", "2025", "crashes"),
         options={"edition": "2025"},
     ),
     InvalidCase(
