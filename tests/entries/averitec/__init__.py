@@ -143,10 +143,12 @@ def awkward(inputs: dict, rng: random.Random) -> dict:
             row["evidence"] = tuple(row["evidence"])
     for row in inputs["references"]:
         for question in row["questions"]:
-            for answer in question["answers"]:
+            answers = question["answers"]
+            for answer in [answers] if isinstance(answers, dict) else answers:
                 if answer["boolean_explanation"] is None:
                     del answer["boolean_explanation"]
-            question["answers"] = tuple(question["answers"])
+            if not isinstance(answers, dict):
+                question["answers"] = tuple(answers)
     return {
         "predictions": tuple(inputs["predictions"]),
         "references": tuple(inputs["references"]),

@@ -122,7 +122,8 @@ def reference(rng: random.Random, index: int) -> dict:
     return {
         "id": str(index),
         "label": rng.choice(VERDICTS),
-        "claim_types": rng.sample(CLAIM_TYPES, rng.randint(1, 2)),
+        # a type listed twice counts twice in the scores by type
+        "claim_types": [rng.choice(CLAIM_TYPES) for _ in range(rng.randint(1, 3))],
         "questions": questions,
         "justification": text(rng, 3, 25),
     }
@@ -138,7 +139,7 @@ def prediction(rng: random.Random, gold: dict, index: int) -> dict:
             pairs.append({"question": _variant(rng, question), "answer": _variant(rng, answer)})
         else:
             pairs.append({"question": text(rng, 2, 10), "answer": text(rng, 1, 12)})
-    label = gold["label"] if rng.random() < 0.6 else rng.choice(VERDICTS)
+    label = gold["label"] if rng.random() < 0.6 else rng.choice([*VERDICTS, "True", ""])
     row = {"id": str(index), "label": label, "evidence": pairs, "string_evidence": None}
     # The 2023 edition's fields: questions in the gold's shape, and a justification.
     row["questions"] = _questions_like(rng, gold) if rng.random() < 0.7 else None
@@ -192,4 +193,8 @@ def random_inputs(rng: random.Random, n: int, edition: str = "any") -> dict:
                 row["questions"] = None
             elif x < 0.14:
                 row["evidence"] = []
+    for row in references:  # one answer as a dict: the scorers take it as a list of one
+        for question in row["questions"]:
+            if len(question["answers"]) == 1 and rng.random() < 0.1:
+                question["answers"] = question["answers"][0]
     return {"predictions": predictions, "references": references}
