@@ -7,6 +7,7 @@ import evaluate
 # evaluate's loader copies only the modules a script imports itself: every module of the scoring
 # core is named here.
 from .checked_metric import CheckedRows
+from .ev2r import scores as ev2r_scores
 from .float_sums import numpy_mean
 from .inputs import read_official
 from .meteor import PairwiseMeteor
@@ -57,6 +58,10 @@ Args:
         scores too).
     nltk ("3.9.1" or "3.10.4", default "3.9.1"): whose word_tokenize tokens to compare.
     details (bool, default False): also return `details`, one record per claim.
+    ev2r (2025 only; default None): recorded Ev2R judge answers, `{"question": [...],
+        "qa_pair": [...]}`, each answer `{"id", "response"}` in the order the scorer got them:
+        adds `ev2r_q_recall`, `ev2r_qa_recall` and `ev2r@0.5` (FEVER-8's new AVeriTeC score),
+        recomputed from the answers; no model is called.
 Returns:
     `q_only`, `q_and_a` (the mean Hungarian METEOR of the questions, and of question + answer
     strings), `averitec@<threshold>` (the share of claims whose label is right and whose
@@ -109,7 +114,7 @@ _FEATURES = datasets.Features(
 )
 
 # Named so that evaluate copies every module the scoring core reads (see the imports above).
-_CORE = (numpy_mean, PairwiseMeteor, tokenizer, wordnet_folder, read_official)
+_CORE = (numpy_mean, PairwiseMeteor, tokenizer, wordnet_folder, read_official, ev2r_scores)
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -146,13 +151,21 @@ class Averitec(CheckedRows, evaluate.Metric):
             return super().add(prediction=prediction, reference=reference, **kwargs)
         self.add_batch(predictions=[prediction], references=[reference])
 
-    def _checked_options(self, edition=DEFAULT_EDITION, nltk=DEFAULT_NLTK, details=False):
-        check_options(edition, nltk)
+    def _checked_options(
+        self, edition=DEFAULT_EDITION, nltk=DEFAULT_NLTK, details=False, ev2r=None
+    ):
+        check_options(edition, nltk, ev2r)
         if not isinstance(details, bool):
             raise ValueError(f"details must be True or False, got {shown(details)}")
 
     def _compute(
-        self, predictions, references, edition=DEFAULT_EDITION, nltk=DEFAULT_NLTK, details=False
+        self,
+        predictions,
+        references,
+        edition=DEFAULT_EDITION,
+        nltk=DEFAULT_NLTK,
+        details=False,
+        ev2r=None,
     ):
         check_lengths(len(predictions), len(references))
-        return score(predictions, references, edition, nltk, details)
+        return score(predictions, references, edition, nltk, details, ev2r)

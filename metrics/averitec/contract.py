@@ -31,8 +31,9 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> StratifiedStat
     resample is scored by the official aggregation (numpy's means, in its order of additions)
     on the claims drawn, in the order drawn. The scores by claim type get no interval (which
     types a resample holds varies)."""
+    ev2r = options.get("ev2r")
     edition, nltk = core.check_options(
-        options.get("edition", core.DEFAULT_EDITION), options.get("nltk", core.DEFAULT_NLTK)
+        options.get("edition", core.DEFAULT_EDITION), options.get("nltk", core.DEFAULT_NLTK), ev2r
     )
     keys = core.result_names(edition)
     kept: dict[tuple[int, int], tuple[Any, Any, dict]] = {}
@@ -43,7 +44,7 @@ def statistics(config: str | None, options: Mapping[str, Any]) -> StratifiedStat
         predictions, references = inputs["predictions"], inputs["references"]
         found = kept.get((id(predictions), id(references)))
         if found is None:
-            result = core.score_rows(predictions, references, edition, nltk, details=True)
+            result = core.score_rows(predictions, references, edition, nltk, True, ev2r)
             found = kept[(id(predictions), id(references))] = (predictions, references, result)
         return found[2]
 

@@ -221,10 +221,12 @@ def score_files(
     predictions: str | os.PathLike,
     edition: str = DEFAULT_EDITION,
     nltk: str = DEFAULT_NLTK,
+    ev2r: Any = None,
 ) -> dict[str, float]:
     """What ``taskeval score averitec`` prints: ``compute(**read_official(...), **options)``."""
-    check_options(edition, nltk)
-    return score_rows(**read_official(references, predictions), edition=edition, nltk=nltk)
+    check_options(edition, nltk, ev2r)
+    rows = read_official(references, predictions)
+    return score_rows(**rows, edition=edition, nltk=nltk, ev2r=ev2r)
 
 
 def row_id(row: Any) -> Any:
@@ -258,6 +260,14 @@ def _nltk_note(release: str) -> str:
     return f"METEOR on the tokens of nltk {release}"
 
 
+def _recording(path: str) -> Any:
+    """``--ev2r FILE``: the recorded judge answers, a JSON file."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(f"{Path(path).name}: not a readable JSON file ({error})") from None
+
+
 OPTIONS = {
     "edition": (
         _choice(EDITIONS),
@@ -277,5 +287,14 @@ OPTIONS = {
         "leading apostrophes), whichever nltk is installed",
         DEFAULT_NLTK,
         _nltk_note,
+    ),
+    "ev2r": (
+        _recording,
+        "FILE",
+        'edition 2025 only: a JSON file of recorded Ev2R judge answers ({"question": [...], '
+        '"qa_pair": [...]}, each {"id", "response"}), whose Ev2R recalls and new AVeriTeC '
+        "score are recomputed (no model is called)",
+        None,
+        None,
     ),
 }

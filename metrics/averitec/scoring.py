@@ -47,7 +47,18 @@ VERDICTS = (
 NO_ANSWER = "No answer could be found."
 
 
-def check_options(edition: Any = DEFAULT_EDITION, nltk: Any = DEFAULT_NLTK) -> tuple[str, str]:
+def check_options(
+    edition: Any = DEFAULT_EDITION, nltk: Any = DEFAULT_NLTK, ev2r: Any = None
+) -> tuple[str, str]:
+    if ev2r is not None:
+        if edition != "2025":
+            raise ValueError(
+                f"ev2r (recorded Ev2R judge answers) is read by the 2025 edition only, not "
+                f"{shown(edition)}"
+            )
+        from .ev2r import check_recording
+
+        check_recording(ev2r)
     if edition not in EDITIONS:
         raise ValueError(f"edition must be one of {', '.join(EDITIONS)}, got {shown(edition)}")
     if nltk not in RELEASES:
@@ -248,14 +259,15 @@ def score_rows(
     edition: str = DEFAULT_EDITION,
     nltk: str = DEFAULT_NLTK,
     details: bool = False,
+    ev2r: Any = None,
 ) -> dict:
     """The scores of rows as ``compute()`` takes them: checked, then scored."""
-    check_options(edition, nltk)
+    check_options(edition, nltk, ev2r)
     preds = checked(predictions, "predictions")
     refs = checked(references, "references")
     check_lengths(len(preds), len(refs))
     check_ids(preds, refs)
-    return score(preds, refs, edition, nltk, details)
+    return score(preds, refs, edition, nltk, details, ev2r)
 
 
 def score(
@@ -264,9 +276,11 @@ def score(
     edition: str = DEFAULT_EDITION,
     nltk: str = DEFAULT_NLTK,
     details: bool = False,
+    ev2r: Any = None,
 ) -> dict:
-    """The scores of checked, paired rows (see ``rows.checked``)."""
-    edition, nltk = check_options(edition, nltk)
+    """The scores of checked, paired rows (see ``rows.checked``); with ``ev2r`` (2025), the Ev2R
+    numbers of the recorded judge answers too (see ``ev2r``)."""
+    edition, nltk = check_options(edition, nltk, ev2r)
     if not references:
         raise ValueError("references is empty: the official scores are means over the claims")
     check_scorable(predictions, references, edition)
@@ -279,6 +293,10 @@ def score(
         value["label"] = prediction["label"]
         values.append(value)
     result: dict[str, Any] = dataset_scores(values, references, edition)
+    if ev2r is not None:
+        from .ev2r import scores as ev2r_scores
+
+        result.update(ev2r_scores(ev2r, [v["label_correct"] for v in values]))
     if details:
         result["details"] = [
             {

@@ -16,6 +16,8 @@ failed on its list of best examples).
   split's ids, sorted by id, the ``split`` column left out) and the three Hungarian-METEOR
   methods called on them; the module's API clients (Hugging Face Hub, Gemini, OpenAI) are
   stubbed, as nothing of them is called.
+* ev2r: the Ev2R numbers of recorded judge answers (``{"case", "recording", "labels"}``),
+  by the evaluator's own methods from the answers on.
 * 2023: ``eval.py`` run as a program on the files, and the numbers it prints read back
   (``str`` of numpy floats is their shortest repr). Its ``utils`` imports ``leven``, which
   no scorer function calls: stubbed.
@@ -140,6 +142,37 @@ def run_2023(script: str, case: dict, folder: str) -> dict:
     return _printed(printed.getvalue())
 
 
+def run_ev2r(module, pandas, case: dict) -> dict:
+    """FEVER-8's Ev2R numbers of recorded judge answers: its own methods, from the answers on
+    (the model is never called)."""
+    evaluator = module.EV2REvaluator.__new__(module.EV2REvaluator)  # no API client
+
+    def answers(kind: str) -> list:
+        return [
+            None if a is None else types.SimpleNamespace(id=a.get("id"), response=a["response"])
+            for a in case["recording"].get(kind, [])
+        ]
+
+    with contextlib.redirect_stdout(io.StringIO()):  # it prints each failed answer
+        q = [
+            None if a is None else evaluator.calculate_question_score_prec_recall_openai_response(a)
+            for a in answers("question")
+        ]
+        qa = [
+            None if a is None else evaluator.calculate_atomic_score_prec_recall_openai_response(a)
+            for a in answers("qa_pair")
+        ]
+        predicted = pandas.DataFrame({"label": [p for p, _ in case["labels"]]})
+        gold = pandas.DataFrame({"label": [g for _, g in case["labels"]]})
+        q_recall, _ = evaluator.extract_recall_score(q)
+        new_score, _, qa_recall, _ = evaluator.extract_ev2r_score(predicted, gold, qa)
+    return {
+        "ev2r_q_recall": float(q_recall),
+        "ev2r_qa_recall": float(qa_recall),
+        "ev2r@0.5": float(new_score[0]),
+    }
+
+
 def main(official: str, edition: str, source: str, target: str) -> None:
     warnings.filterwarnings("ignore")  # scikit-learn's undefined-metric warnings
     os.environ["TQDM_DISABLE"] = "1"
@@ -151,7 +184,7 @@ def main(official: str, edition: str, source: str, target: str) -> None:
             "evaluate_veracity", os.path.join(official, "averitec-2024", "evaluate_veracity.py")
         )
         score = lambda case: run_2024(module, case)  # noqa: E731
-    elif edition == "2025":
+    elif edition in ("2025", "ev2r"):
         for name in ("huggingface_hub", "google", "google.generativeai", "openai"):
             sys.modules[name] = types.ModuleType(name)
         sys.modules["huggingface_hub"].hf_hub_download = None
@@ -162,7 +195,10 @@ def main(official: str, edition: str, source: str, target: str) -> None:
         )
         import pandas
 
-        score = lambda case: run_2025(module, pandas, case, folder)  # noqa: E731
+        if edition == "ev2r":
+            score = lambda case: run_ev2r(module, pandas, case)  # noqa: E731
+        else:
+            score = lambda case: run_2025(module, pandas, case, folder)  # noqa: E731
     else:
         sys.modules["leven"] = types.ModuleType("leven")
         sys.modules["leven"].levenshtein = None
