@@ -5,9 +5,7 @@ claims carry ``questions`` (with their answers), predictions ``evidence`` and ``
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 
 def recognise(sample: Any) -> tuple[str, str] | None:
@@ -15,8 +13,18 @@ def recognise(sample: Any) -> tuple[str, str] | None:
     if type(first) is not list or not first or type(first[0]) is not dict:
         return None
     claim = first[0]
-    if "questions" in claim:
-        return "references", "its claims have 'questions', as AVeriTeC's gold claims do"
-    if "pred_label" in claim or "evidence" in claim:
-        return "predictions", "its claims have 'evidence' or a 'pred_label', as predictions do"
+    if _asked(claim.get("questions")) and "label" in claim:
+        return "references", "its claims have a 'label' and 'questions', as AVeriTeC's gold does"
+    if "pred_label" in claim or _asked(claim.get("evidence")):
+        return "predictions", (
+            "its claims have a 'pred_label' or 'evidence' of questions and answers, as AVeriTeC "
+            "predictions do"
+        )
     return None
+
+
+def _asked(value: Any) -> bool:
+    """A list of questions (dicts with a ``question``), or an empty list."""
+    return type(value) is list and (
+        not value or (type(value[0]) is dict and "question" in value[0])
+    )
