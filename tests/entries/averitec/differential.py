@@ -19,6 +19,8 @@ pandas and scikit-learn, and the nltk data under ``NLTK_DATA``.)
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
 import random
 import subprocess
@@ -56,20 +58,20 @@ def spoil(rows: dict, edition: str, rng: random.Random) -> None:
 def spoil_csv(case: dict, rng: random.Random) -> None:
     """A 2025 submission the official code fails on or misreads: an empty evi, a piece without
     its separator, a repeated id, a missing id."""
-    lines = case["submission_csv"].split("\n")
-    header, rows = lines[0], [line for line in lines[1:] if line]
+    header, *rows = csv.reader(io.StringIO(case["submission_csv"]))
     way = rng.randrange(4)
     k = rng.randrange(len(rows))
-    fields = rows[k].split(",", 2)
     if way == 0:
-        rows[k] = f"{fields[0]},{fields[1]},,Refuted"
+        rows[k][2] = ""
     elif way == 1:
-        rows[k] = f'{fields[0]},{fields[1]},"only a question",Refuted'
+        rows[k][2] = "only a question"
     elif way == 2:
         rows.append(rows[k])
     else:
         del rows[k]
-    case["submission_csv"] = "\n".join([header, *rows]) + "\n"
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows([header, *rows])
+    case["submission_csv"] = out.getvalue()
 
 
 _METRICS: list[Any] = []
