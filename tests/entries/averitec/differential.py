@@ -118,6 +118,10 @@ def _ours(
     )
     if batches:
         attempt("add_batch", by_batches)
+        if isinstance(results["add_batch"], ValueError):
+            # a refused batch leaves the batches before it stored (for a later compute()): the
+            # next case gets a fresh metric
+            _METRICS.clear()
     if cli:
         argv = [
             sys.executable,
