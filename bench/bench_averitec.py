@@ -47,7 +47,7 @@ def _official_case(edition: str, gold: Path, predictions: Path) -> dict:
 
 
 def measure(args, edition: str, gold: Path, predictions: Path, tmp: Path) -> tuple[dict, list]:
-    python, taskeval = installed()
+    _, taskeval = installed()
     ours = [taskeval, "score", "averitec", "--references", str(gold)]
     ours += ["--predictions", str(predictions), "--edition", edition, "--nltk", "3.9.1"]
     printed = json.loads(subprocess.run(ours, check=True, capture_output=True, text=True).stdout)
