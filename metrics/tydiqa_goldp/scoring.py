@@ -101,15 +101,24 @@ def question_scores(golds: Sequence[str], prediction: str | None) -> tuple[bool 
     )
 
 
+def percent(values: Iterable[bool | int | float]) -> float:
+    """One of the numbers ``evaluate-v1.1.py`` prints for a language: its questions' values
+    summed in gold order from the int 0 (``+=``, left to right), times 100.0, over their count."""
+    total = count = 0
+    for value in values:
+        count += 1
+        total += value
+    return 100.0 * total / count
+
+
 def language_scores(scores: Iterable[tuple[bool | int, float | int]]) -> dict[str, float]:
     """What ``evaluate-v1.1.py`` prints for one language: the sums of its questions' EM and F1,
     in gold order, over the number of questions, as percentages."""
-    exact_match = f1 = total = 0
-    for em, f1_one in scores:
-        total += 1
-        exact_match += em
-        f1 += f1_one
-    return {"exact_match": 100.0 * exact_match / total, "f1": 100.0 * f1 / total}
+    scores = list(scores)
+    return {
+        "exact_match": percent([em for em, _ in scores]),
+        "f1": percent([f1 for _, f1 in scores]),
+    }
 
 
 # One question's statistics for aggregation (and resampling): (language, EM, F1).
