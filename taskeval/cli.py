@@ -100,7 +100,10 @@ def _fraction(text: str) -> float:
 # What each metric reads and takes: its contract (see ``taskeval.contract``).
 
 
-def _file_arguments(parser: argparse.ArgumentParser, metrics: list[str], systems: bool) -> None:
+def _file_arguments(
+    parser: argparse.ArgumentParser, metrics: list[str], systems: bool, optional: bool = False
+) -> None:
+    """--references and --predictions; ``optional``: another argument may stand for both."""
     files = [contract(m).files for m in metrics]
     described = {(f.references.help, f.predictions.help) for f in files}
     refs, preds = described.pop() if len(described) == 1 else ("gold file", "predictions file")
@@ -109,13 +112,13 @@ def _file_arguments(parser: argparse.ArgumentParser, metrics: list[str], systems
     parser.add_argument(
         "--references",
         metavar="PATH",
-        required=any(not f.references.optional for f in files),
+        required=not optional and any(not f.references.optional for f in files),
         help=refs,
     )
     parser.add_argument(
         "--predictions",
         metavar="PATH",
-        required=True,
+        required=not optional,
         nargs="+" if systems else None,
         help=f"one per system, the first is the baseline: {preds}" if systems else preds,
     )
@@ -303,8 +306,23 @@ def _print_scored(text: str, table: bool, metrics: list[str], options: dict) -> 
 # compare
 
 
+def _lm_eval_logs(metrics: list[str]) -> bool:
+    """Whether ``compare`` of these metrics also reads harness runs: one metric with tasks."""
+    return len(metrics) == 1 and contract(metrics[0]).lm_eval is not None
+
+
 def _compare_setup(parser: argparse.ArgumentParser, metrics: list[str]) -> None:
-    _file_arguments(parser, metrics, systems=True)
+    logs = _lm_eval_logs(metrics)
+    _file_arguments(parser, metrics, systems=True, optional=logs)
+    if logs:
+        parser.add_argument(
+            "--lm-eval-logs",
+            metavar="RUN",
+            nargs="+",
+            help="instead of --references and --predictions: two or more lm-evaluation-harness "
+            "runs made with --log_samples, each its --output_path folder or one "
+            "samples_<task>_<time>.jsonl file, paired by question; the first is the baseline",
+        )
     parser.add_argument(
         "--names", metavar="NAME", nargs="+", help="system names (default: the paths)"
     )
@@ -323,9 +341,15 @@ def _compare_setup(parser: argparse.ArgumentParser, metrics: list[str]) -> None:
 def _compare_run(args: argparse.Namespace, metrics: list[str]) -> int:
     from .compare import compare, format_result
 
+    options = _options(args, metrics)
+    if getattr(args, "lm_eval_logs", None) is not None:
+        return _compare_logs_run(args, metrics, options)
+    if args.predictions is None:
+        raise _UsageError("give --predictions (and --references), or --lm-eval-logs")
+    if args.references is None and not contract(metrics[0]).files.references.optional:
+        raise _UsageError("the following arguments are required: --references")
     if args.names is not None and len(args.names) != len(args.predictions):
         raise _UsageError(f"{len(args.names)} names for {len(args.predictions)} prediction files")
-    options = _options(args, metrics)
     _warn_workers(args, metrics)
     result = _located(
         lambda: compare(
@@ -342,6 +366,26 @@ def _compare_run(args: argparse.Namespace, metrics: list[str]) -> int:
         args.predictions,
         options,
     )
+    _print(format_result(result) if args.table else json.dumps(result))
+    return 0
+
+
+def _compare_logs_run(args: argparse.Namespace, metrics: list[str], options: dict) -> int:
+    from .compare import format_result
+    from .lm_eval_logs import compare_runs
+
+    runs = args.lm_eval_logs
+    if args.predictions is not None or args.references is not None:
+        raise _UsageError("--lm-eval-logs stands for --references and --predictions: give one")
+    if args.names is not None and len(args.names) != len(runs):
+        raise _UsageError(f"{len(args.names)} names for {len(runs)} runs")
+    _warn_workers(args, metrics)
+    try:
+        result = compare_runs(
+            metrics[0], runs, names=args.names, method=args.method, **_resampling(args), **options
+        )
+    except (ValueError, OSError) as e:
+        raise DataError(str(e)) from None
     _print(format_result(result) if args.table else json.dumps(result))
     return 0
 
@@ -449,6 +493,28 @@ def _check_run(args: argparse.Namespace, metrics: list[str]) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
+# lm-eval-tasks
+
+
+def _lm_eval_tasks_setup(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--list",
+        action="store_true",
+        help="list the tasks and groups to run, one line per metric, instead of the folder",
+    )
+
+
+def _lm_eval_tasks_run(args: argparse.Namespace) -> int:
+    from .lm_eval_logs import include_path, lm_eval_tasks
+
+    if args.list:
+        _print("\n".join(f"{m}: {','.join(tasks)}" for m, tasks in lm_eval_tasks().items()))
+    else:
+        _print(include_path())
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
 # The commands
 
 
@@ -496,6 +562,12 @@ COMMANDS: dict[str, Command] = {
         "importing evaluate to skip the Hub probe)",
         _install_setup,
         _install_run,
+    ),
+    "lm-eval-tasks": Command(
+        "print the folder of taskeval's lm-evaluation-harness task configs, for the harness's "
+        "--include_path (pip install taskeval[lmeval]); --list: the tasks to run",
+        _lm_eval_tasks_setup,
+        _lm_eval_tasks_run,
     ),
     "export": Command(
         "write a metric's Hub Space repository (metric, card, app.py, examples, "

@@ -30,6 +30,7 @@ __all__ = [
     "FileArgument",
     "FileKinds",
     "Files",
+    "LmEvalTasks",
     "ManyResamples",
     "MetricCommand",
     "MetricContract",
@@ -484,6 +485,35 @@ class MetricCommand(_Record):
 
 
 # ---------------------------------------------------------------------------------------------
+# EleutherAI's lm-evaluation-harness
+
+
+class LmEvalTasks(_Record):
+    """The metric's tasks for EleutherAI's lm-evaluation-harness, and how a run's logs are read.
+
+    ``folder``: the folder, inside the metric folder, of its task configs (YAML, and the Python
+    file their ``!function`` tags name); the harness finds them under the folder of all metrics
+    (``taskeval lm-eval-tasks``, its ``--include_path``). ``tasks``: the names of the tasks and
+    groups in it, the ones to run first. ``read(samples)``: one run's logged samples
+    (``--log_samples``), ``{task: [sample, ...]}`` for the tasks ``knows`` takes, → ``compute()``
+    inputs (``taskeval compare --lm-eval-logs``). ``knows(task)``: whether the metric reads the
+    samples of a logged task: its own, and the harness's own tasks of the same data.
+    """
+
+    __slots__ = ("folder", "knows", "read", "tasks")
+
+    def __init__(
+        self,
+        folder: str,
+        tasks: Sequence[str],
+        *,
+        knows: Callable[[str], bool],
+        read: Callable[[Mapping[str, Sequence[Mapping[str, Any]]]], dict[str, list]],
+    ) -> None:
+        self.folder, self.tasks, self.knows, self.read = folder, tuple(tasks), knows, read
+
+
+# ---------------------------------------------------------------------------------------------
 # The Space
 
 
@@ -582,6 +612,7 @@ class MetricContract(_Record):
     ``formats`` and ``filters``: what ``taskeval score`` offers beyond JSON and ``--table``.
     ``space``: what its Space shows. ``check``: its ``SubmissionCheck`` (``taskeval check``),
     if it has one. ``commands``: its own commands (``MetricCommand``, ``taskeval <name>``).
+    ``lm_eval``: its tasks for EleutherAI's lm-evaluation-harness (``LmEvalTasks``), if any.
     """
 
     __slots__ = (
@@ -591,6 +622,7 @@ class MetricContract(_Record):
         "files",
         "filters",
         "formats",
+        "lm_eval",
         "name",
         "options",
         "reader",
@@ -612,9 +644,10 @@ class MetricContract(_Record):
         filters: Sequence[ResultFilter] = (),
         check: SubmissionCheck | None = None,
         commands: Sequence[MetricCommand] = (),
+        lm_eval: LmEvalTasks | None = None,
     ) -> None:
         self.name, self.files, self.reader, self.statistics = name, files, reader, statistics
-        self.check, self.commands = check, tuple(commands)
+        self.check, self.commands, self.lm_eval = check, tuple(commands), lm_eval
         self.space, self.options, self.config = space, tuple(options), config
         self.formats, self.filters = tuple(formats), tuple(filters)
 
@@ -824,6 +857,13 @@ def check(module: Any, name: str) -> MetricContract:
     ):
         _callable(problems, "CONTRACT.check.run", contract.check.run)
         _text(problems, "CONTRACT.check.inputs", contract.check.inputs)
+    tasks = contract.lm_eval
+    if tasks is not None and _of(problems, "CONTRACT.lm_eval", tasks, LmEvalTasks):
+        _text(problems, "CONTRACT.lm_eval.folder", tasks.folder)
+        if not tasks.tasks or not all(isinstance(t, str) and t for t in tasks.tasks):
+            problems.append(f"CONTRACT.lm_eval.tasks must name tasks, got {tasks.tasks!r}")
+        _callable(problems, "CONTRACT.lm_eval.knows", tasks.knows)
+        _callable(problems, "CONTRACT.lm_eval.read", tasks.read)
     if not problems:
         _check_statistics(problems, contract)
     if problems:

@@ -8,6 +8,7 @@ from taskeval.contract import (
     FileArgument,
     FileKinds,
     Files,
+    LmEvalTasks,
     ManyResamples,
     MetricContract,
     Option,
@@ -19,6 +20,7 @@ from taskeval.contract import (
 
 from . import conventions, rows
 from .inputs import OPTIONS, read_official, references_from_hub, score_files
+from .lm_eval_task import CODES, GROUP, inputs_from_samples, task_language
 from .scoring import AVERAGED, LANGUAGES
 
 TYPE_CHECKING = False  # typing costs the command line milliseconds at start
@@ -203,6 +205,12 @@ CONTRACT = MetricContract(
             title="Questions per language, by how each answer scored (English is not in the "
             "official mean)",
         ),
+    ),
+    lm_eval=LmEvalTasks(
+        "lm_eval_tasks",
+        [GROUP, f"{GROUP}_{CODES['english']}"],
+        knows=lambda task: task_language(task) is not None,
+        read=inputs_from_samples,
     ),
     check=SubmissionCheck(
         _check,

@@ -9,7 +9,7 @@ from pathlib import Path
 from harness import InvalidCase, MetricEntry, ParityCase, SpaceCheck, read_json
 
 # The shared corpus has no TyDiQA-GoldP folder: its cases, made with the real code, are kept here.
-CASES = Path(__file__).resolve().parents[1] / "data" / "tydiqa_goldp"
+CASES = Path(__file__).resolve().parents[2] / "data" / "tydiqa_goldp"
 LANGUAGES = ["english", "arabic", "bengali", "finnish", "indonesian", "swahili", "korean"]
 LANGUAGES += ["russian", "telugu"]
 WORDS = ["the", "A", "Beatles", "«Москва»", "Москва", "الكتاب", "كتاب", "ঢাকা।", "dan", "1990",
