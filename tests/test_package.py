@@ -212,6 +212,18 @@ def test_sdist_and_wheel_install_into_a_clean_venv_and_score(tmp_path):
         "taskeval/_metrics/scifact_sentence/scoring.py",
     } <= names
     assert link.file_size > 1000  # a linked example is shipped as the file itself
+    # each metric's lm-evaluation-harness task configs, whole
+    from taskeval.lm_eval_logs import lm_eval_tasks
+    from taskeval.registry import contract
+
+    for metric in lm_eval_tasks():
+        folder = taskeval.metric_dir(metric) / contract(metric).lm_eval.folder
+        shipped = {
+            f"taskeval/_metrics/{metric}/{folder.name}/{p.name}"
+            for p in folder.iterdir()
+            if p.is_file() and not p.name.endswith(".pyc")
+        }
+        assert len(shipped) > 2 and shipped <= names, shipped - names
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
@@ -253,6 +265,17 @@ def test_sdist_and_wheel_install_into_a_clean_venv_and_score(tmp_path):
         check=True,
     )
     assert Path(where.stdout.strip()).is_relative_to(venv)
+    # The folder the harness is given holds the installed task configs.
+    include = subprocess.run(
+        [str(venv / "bin" / "taskeval"), "lm-eval-tasks"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    configs = list(Path(include.stdout.strip()).glob("*/*/*.yaml"))
+    assert configs and all(p.is_relative_to(venv) for p in configs)
     export = subprocess.run(
         [str(venv / "bin" / "taskeval"), "export", "scifact_sentence", str(tmp_path / "space")],
         cwd=tmp_path,

@@ -165,11 +165,7 @@ def _question(task: str, sample: Any, language: str) -> tuple[int, str, list[str
         )
     where = f"{where} (id {example_id})"
     responses = sample.get("filtered_resps")
-    if (
-        not isinstance(responses, list)
-        or not responses
-        or not isinstance(responses[0], str)
-    ):
+    if not isinstance(responses, list) or not responses or not isinstance(responses[0], str):
         raise ValueError(
             f"{where}: expected 'filtered_resps' holding the generation (a list whose first "
             f"item is a string), got {shown(responses, 60)}"
