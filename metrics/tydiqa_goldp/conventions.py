@@ -154,8 +154,9 @@ def lm_eval_units(questions: Iterable[Question]) -> list[Unit]:
 
 
 def mean(values: list) -> float:
-    """lm-eval's ``mean`` aggregation: ``sum / len``, as ``average`` adds (left to right, on
-    every Python)."""
+    """lm-eval's ``mean`` aggregation: ``sum / len``, added left to right as ``average`` adds,
+    as the harness's ``sum()`` does up to Python 3.11 (from 3.12 its ``sum()`` compensates
+    float rounding, to other last bits; the convention keeps the one order)."""
     return average(values)
 
 
