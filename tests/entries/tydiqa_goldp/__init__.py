@@ -217,3 +217,17 @@ ENTRY = MetricEntry(
     awkward=awkward,
     space_check=SPACE_CHECK,
 )
+
+
+def compensated_sum(values: list[float]) -> float:
+    """The sum CPython's ``sum()`` gives floats from 3.12 on, compensated for rounding
+    (Neumaier's), written out so that every Python computes it."""
+    total = compensation = 0.0
+    for value in values:
+        added = total + value
+        if abs(total) >= abs(value):
+            compensation += (total - added) + value
+        else:
+            compensation += (value - added) + total
+        total = added
+    return total + compensation

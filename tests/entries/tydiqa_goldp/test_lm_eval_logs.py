@@ -24,6 +24,8 @@ from taskeval.cli import main
 from taskeval.contract import ContractError, check_folder
 from taskeval.registry import contract, metric_dir
 
+from entries.tydiqa_goldp import compensated_sum
+
 TASKS = metric_dir("tydiqa_goldp") / "lm_eval_tasks"
 # Eight per-language F1 values (percent) whose sum compensated for rounding, as CPython's sum()
 # adds floats from 3.12 on, has other last bits than the official left-to-right sum.
@@ -33,20 +35,8 @@ F1S = [
 ]  # fmt: skip
 
 
-def _neumaier(values: list[float]) -> float:
-    total = compensation = 0.0
-    for value in values:
-        added = total + value
-        if abs(total) >= abs(value):
-            compensation += (total - added) + value
-        else:
-            compensation += (value - added) + total
-        total = added
-    return total + compensation
-
-
 def test_the_group_mean_adds_left_to_right_on_every_python():
-    assert _neumaier(F1S) / 8 != average(F1S)  # the values tell the two sums apart
+    assert compensated_sum(F1S) / 8 != average(F1S)  # the values tell the two sums apart
     # the harness's group mean: sum(value * size for each task) / sum(sizes), sizes all 1
     values = [InOrder(v) for v in F1S]
     assert sum([v * 1 for v in values]) / sum([1] * 8) == average(F1S)
