@@ -134,14 +134,14 @@ def inputs_from_samples(samples: Mapping[str, Sequence[Mapping[str, Any]]]) -> d
         )
     predictions, references = [], []
     for language in LANGUAGES:
-        seen: dict[Any, int] = {}
+        seen: set[int] = set()
         for doc_id, example_id, golds, text in by_language.get(language, ()):
             if doc_id in seen:
                 raise ValueError(
                     f"doc_id {doc_id} ({example_id}) is logged twice: give one sample per "
                     "question (one filter, one repeat)"
                 )
-            seen[doc_id] = 1
+            seen.add(doc_id)
             predictions.append({"id": example_id, "prediction_text": text})
             references.append({"id": example_id, "answers": {"text": golds}})
     return {"predictions": predictions, "references": references}

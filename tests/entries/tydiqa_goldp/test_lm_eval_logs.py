@@ -44,6 +44,7 @@ def test_the_group_mean_adds_left_to_right_on_every_python():
     for made in (values[0] * 1, 1 * values[0], 0 + values[0], values[0] + values[1]):
         assert type(made) is InOrder
     assert type(values[0] / 8) is float  # the mean itself is a plain float
+    assert InOrder(2.5) * 3 == 7.5 and 3 * InOrder(2.5) == 7.5 and InOrder(2.5) + 1 == 3.5
     assert json.dumps(values[:2]) == json.dumps(F1S[:2]) and repr(values[0]) == repr(F1S[0])
 
 
@@ -58,11 +59,31 @@ def test_question_result_is_the_squad_rule():
     assert result(["الكتاب"], "كتاب") == (False, 0)  # no Arabic article rule
     assert result(["a b c", "x"], "b c d") == (False, 0.8)  # "b c" against "b c d"
     assert result(["x"], "") == (False, 0)
+    # the first response is the one scored (the harness gives one per repeat)
+    assert question_result({"answers": {"text": ["x"]}}, ["x", "y"]) == {EXACT_MATCH: True, F1: 1.0}
     # the harness's own docs hold the gold texts as a list
     assert question_result({"answers": ["x y"]}, ["y"]) == {
         EXACT_MATCH: False,
         F1: 0.6666666666666666,
     }
+
+
+class _Split:
+    """What ``process_docs`` is given: a split with ``filter``, as a ``datasets.Dataset``."""
+
+    def __init__(self, rows: list[dict]) -> None:
+        self.rows = rows
+
+    def filter(self, keep) -> list[dict]:
+        return [row for row in self.rows if keep(row)]
+
+
+def test_each_language_task_keeps_its_language_only():
+    ids = ["russian-1-0", "arabic-2-0", "telugu-3-0", "arabic-4-0", "english-5-0"]
+    split = _Split([{"id": i} for i in ids])
+    assert lm_eval_task.docs_in(split, "arabic") == [{"id": "arabic-2-0"}, {"id": "arabic-4-0"}]
+    assert lm_eval_task.docs_in(split, "russian") == [{"id": "russian-1-0"}]
+    assert lm_eval_task.docs_in(split, "korean") == []
 
 
 def test_language_percent_is_what_evaluate_v1_1_prints():
@@ -104,15 +125,26 @@ def _sample(doc_id: int, example_id: str, generation: str = "x", golds=("x",)) -
 
 def test_samples_become_rows_in_the_official_order():
     samples = {
-        "taskeval_tydiqa_goldp_ru": [_sample(1, "russian-9-1", "b"), _sample(0, "russian-8-0")],
+        "taskeval_tydiqa_goldp_ru": [_sample(0, "russian-9-1", "b"), _sample(1, "russian-8-0")],
         "taskeval_tydiqa_goldp_en": [_sample(0, "english-1-0", " y ", ["y", "z"])],
         "taskeval_tydiqa_goldp_ar": [_sample(0, "arabic-5-0")],
     }
     inputs = inputs_from_samples(samples)
     assert [row["id"] for row in inputs["predictions"]] == [
-        "english-1-0", "arabic-5-0", "russian-8-0", "russian-9-1",
+        "english-1-0", "arabic-5-0", "russian-9-1", "russian-8-0",
     ]  # fmt: skip
     assert inputs["predictions"][0] == {"id": "english-1-0", "prediction_text": " y "}
+    assert inputs_from_samples({}) == {"predictions": [], "references": []}
+    # the first filtered response (of the first repeat) is the generation
+    for later in ("b", 2):  # only the first is read
+        two = {
+            "taskeval_tydiqa_goldp_ar": [
+                {**_sample(0, "arabic-5-0"), "filtered_resps": ["a", later]}
+            ]
+        }
+        assert inputs_from_samples(two)["predictions"] == [
+            {"id": "arabic-5-0", "prediction_text": "a"}
+        ]
     assert inputs["references"][0] == {"id": "english-1-0", "answers": {"text": ["y", "z"]}}
     # the harness's own tasks: their docs hold the answers as a list
     own = {"tydiqa_goldp_fi": [{**_sample(0, "finnish-3-0"), "doc": {"id": "finnish-3-0",
@@ -137,6 +169,11 @@ def test_samples_become_rows_in_the_official_order():
         (
             {"taskeval_tydiqa_goldp_ar": [_sample(0, "bengali-1-0")]},
             "taskeval_tydiqa_goldp_ar: sample doc_id 0: expected a doc with an 'id' of arabic",
+        ),
+        (
+            {"taskeval_tydiqa_goldp_ru": [_sample(3, "arabic-1-0")]},
+            "taskeval_tydiqa_goldp_ru: sample doc_id 3: expected a doc with an 'id' of russian (as "
+            "russian-…), got 'arabic-1-0'",
         ),
         ({"taskeval_tydiqa_goldp_ar": [["x"]]}, "expected a JSON object, got ['x']"),
         (
@@ -164,6 +201,10 @@ def test_samples_become_rows_in_the_official_order():
             {"taskeval_tydiqa_goldp_ar": [_sample(0, "arabic-1-0", golds=())]},
             "expected 'answers' with at least one gold answer text",
         ),
+        (
+            {"taskeval_tydiqa_goldp_ar": [_sample(0, "arabic-1-0", golds=("x", 1))]},
+            "a Hub secondary_task row), got {'text': ['x', 1], 'answer_start': [0]}",
+        ),
     ],
 )
 def test_malformed_samples_are_refused_by_task_and_doc(samples, message):
@@ -189,6 +230,9 @@ def test_a_run_folder_or_file_is_read(tmp_path):
         "other_task": [{"doc_id": 0}],  # another task of the run: left alone
     }
     run = _write_run(tmp_path / "a", samples)
+    (run / "model__name" / "other.jsonl").write_text("not read\n", encoding="utf-8")
+    (file,) = run.rglob("samples_taskeval_tydiqa_goldp_en_*.jsonl")
+    file.write_text("\n" + file.read_text(encoding="utf-8") + "\n", encoding="utf-8")  # blank lines
     inputs = lm_eval_logs.read_run("tydiqa_goldp", run)
     assert [row["id"] for row in inputs["references"]] == ["english-1-0", "arabic-1-0"]
     (file,) = run.rglob("samples_taskeval_tydiqa_goldp_ar_*.jsonl")
@@ -228,7 +272,10 @@ def test_what_is_not_one_run_of_known_tasks_is_refused(tmp_path):
         tmp_path / "wrong", {"taskeval_tydiqa_goldp_ar": [_sample(0, "bengali-1-0")]}
     )
     assert refusal(wrong).startswith(f"{wrong}: taskeval_tydiqa_goldp_ar: sample doc_id 0")
-    assert "fever_score has no lm-evaluation-harness tasks" in refusal(wrong, "fever_score")
+    assert refusal(wrong, "fever_score") == (
+        "fever_score has no lm-evaluation-harness tasks whose logs taskeval reads (metrics that "
+        "have: tydiqa_goldp)"
+    )
 
 
 def test_compare_needs_the_same_questions_in_every_run(tmp_path):
@@ -236,6 +283,9 @@ def test_compare_needs_the_same_questions_in_every_run(tmp_path):
     b = _write_run(tmp_path / "b", {"taskeval_tydiqa_goldp_ar": [_sample(0, "arabic-2-0")]})
     with pytest.raises(ValueError, match=r"predict other rows .*'arabic-1-0'.* only in a"):
         lm_eval_logs.compare_runs("tydiqa_goldp", [a, b], names=["a", "b"], resamples=10)
+    # without names, the runs are named by their paths
+    with pytest.raises(ValueError, match=r"system 1 \(b\) and a predict other rows"):
+        lm_eval_logs.compare_runs("tydiqa_goldp", [a, b], resamples=10)
 
 
 def test_the_command_line(tmp_path, capsys):
