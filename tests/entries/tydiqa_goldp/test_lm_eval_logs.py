@@ -125,7 +125,10 @@ def _sample(doc_id: int, example_id: str, generation: str = "x", golds=("x",)) -
 
 def test_samples_become_rows_in_the_official_order():
     samples = {
-        "taskeval_tydiqa_goldp_ru": [_sample(0, "russian-9-1", "b"), _sample(1, "russian-8-0")],
+        "taskeval_tydiqa_goldp_ru": [
+            _sample(0, "russian-9-1", "b"),
+            _sample(1, "russian-8-0", "a"),
+        ],
         "taskeval_tydiqa_goldp_en": [_sample(0, "english-1-0", " y ", ["y", "z"])],
         "taskeval_tydiqa_goldp_ar": [_sample(0, "arabic-5-0")],
     }
