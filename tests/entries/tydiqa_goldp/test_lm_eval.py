@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import os
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -21,14 +20,21 @@ from pathlib import Path
 import pytest
 
 from taskeval import lm_eval_logs
-from taskeval._metrics.tydiqa_goldp import lm_eval_task
 from taskeval._metrics.tydiqa_goldp.scoring import AVERAGED, LANGUAGES, average
 from taskeval.cli import main
 
 from entries.tydiqa_goldp import compensated_sum
+from entries.tydiqa_goldp.lm_eval_data import (
+    CODES,
+    GROUP,
+    harness_own_configs,
+    made_up,
+    official_files,
+    task_configs,
+)
 
 try:
-    import lm_eval
+    import lm_eval  # noqa: F401 (whether the harness is there)
 except ImportError:  # the lmeval extra, which the test environment has: CI fails without it
     if os.environ.get("CI"):
         raise
@@ -37,85 +43,7 @@ except ImportError:  # the lmeval extra, which the test environment has: CI fail
     )
 
 HERE = Path(__file__).resolve().parent
-TASKS = Path(lm_eval_logs.include_path()) / "tydiqa_goldp" / "lm_eval_tasks"
-CODES = lm_eval_task.CODES
-GROUP = lm_eval_task.GROUP
-# Answers and generations: articles in and out of English, Arabic's ال, Unicode punctuation,
-# case, spaces; so that the official rules and the harness's own part.
-WORDS = ["the", "A", "an", "Beatles", "«Москва»", "Москва", "الكتاب", "كتاب", "ঢাকা।", "ঢাকা",
-         "dan", "1990", "Helsinki.", "서울", "“x”", "x", "—", "Kiswahili", "తెలుగు"]  # fmt: skip
 HARNESS = tuple(int(part) for part in importlib.metadata.version("lm_eval").split(".")[:3])
-
-
-def _text(rng: random.Random, least: int = 0) -> str:
-    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(least, 4)))
-
-
-def made_up(seed: int) -> dict:
-    """Hub ``secondary_task`` rows (validation, and a few for the few-shot split) and two
-    systems' generations."""
-    rng = random.Random(seed)
-    rows = []
-    for language in LANGUAGES:
-        for n in range(rng.randint(3, 9)):
-            golds = [_text(rng, 1) for _ in range(rng.choice([1, 1, 2, 3]))]
-            rows.append(
-                {
-                    "id": f"{language}-{rng.randint(0, 10**12)}-{n}",
-                    "title": "t",
-                    "context": "c " + golds[0],
-                    "question": "q",
-                    "answers": {"text": golds, "answer_start": [2] * len(golds)},
-                }
-            )
-    rng.shuffle(rows)  # the split's order, which each language keeps
-    systems = []
-    for _ in range(2):
-        generations = {}
-        for row in rows:
-            gold = rng.choice(row["answers"]["text"])
-            generations[row["id"]] = rng.choice(
-                [gold, f" {gold.upper()} ", gold + ".", _text(rng), ""]
-            )
-        systems.append(generations)
-    return {"rows": rows, "train": rows[:4], "systems": systems}
-
-
-def _official_files(data: dict, folder: Path) -> tuple[Path, list[Path]]:
-    """The same questions as the official procedure's files: SQuAD 1.1 gold, predictions."""
-    gold = {
-        "version": "TyDiQA-GoldP-1.1-for-SQuAD-1.1",
-        "data": [
-            {
-                "title": "t",
-                "paragraphs": [
-                    {
-                        "context": row["context"],
-                        "qas": [
-                            {
-                                "id": row["id"],
-                                "question": row["question"],
-                                "answers": [
-                                    {"text": text, "answer_start": start}
-                                    for text, start in zip(
-                                        row["answers"]["text"], row["answers"]["answer_start"]
-                                    )
-                                ],
-                            }
-                        ],
-                    }
-                    for row in data["rows"]
-                ],
-            }
-        ],
-    }
-    (folder / "gold.json").write_text(json.dumps(gold, ensure_ascii=False), encoding="utf-8")
-    predictions = []
-    for i, generations in enumerate(data["systems"]):
-        path = folder / f"predictions{i}.json"
-        path.write_text(json.dumps(generations, ensure_ascii=False), encoding="utf-8")
-        predictions.append(path)
-    return folder / "gold.json", predictions
 
 
 def _sensitive_seed() -> int:
@@ -136,32 +64,6 @@ def _sensitive_seed() -> int:
         if ok:
             return seed
     raise AssertionError("no seed among 200 tells the two sums apart")
-
-
-def _task_configs(data: dict, folder: Path) -> Path:
-    """An include folder whose tasks are taskeval's, read from local JSON Lines instead of the
-    Hub (and the harness's own tydiqa_goldp_<xx>, where it has them, likewise)."""
-    for split, rows in (("validation", data["rows"]), ("train", data["train"])):
-        lines = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
-        (folder / f"{split}.jsonl").write_text(lines, encoding="utf-8")
-    tasks = folder / "tasks"
-    tasks.mkdir()
-    local = (
-        "dataset_path: json\ndataset_name: null\ndataset_kwargs:\n  data_files:\n"
-        f"    validation: {folder / 'validation.jsonl'}\n    train: {folder / 'train.jsonl'}\n"
-    )
-    for config in TASKS.glob(f"{GROUP}_*.yaml"):
-        (tasks / config.name).write_text(f"include: {config}\n{local}", encoding="utf-8")
-    group = TASKS / f"{GROUP}.yaml"
-    (tasks / group.name).write_text(group.read_text(encoding="utf-8"), encoding="utf-8")
-    for config in _harness_own_configs():
-        (tasks / f"own_{config.name}").write_text(f"include: {config}\n{local}", "utf-8")
-    return tasks
-
-
-def _harness_own_configs() -> list[Path]:
-    folder = Path(lm_eval.__file__).parent / "tasks" / "tydiqa"
-    return sorted(folder.glob("tydiqa_goldp_*.yaml"))
 
 
 def _run_harness(tasks: Path, generations: dict, names: list[str], out: Path) -> dict:
@@ -190,15 +92,15 @@ def _run_harness(tasks: Path, generations: dict, names: list[str], out: Path) ->
 def harness_runs(tmp_path_factory):
     folder = tmp_path_factory.mktemp("lm_eval")
     data = made_up(_sensitive_seed())
-    tasks = _task_configs(data, folder)
-    gold, predictions = _official_files(data, folder)
+    tasks = task_configs(data, folder)
+    gold, predictions = official_files(data, folder)
     ours = [GROUP, f"{GROUP}_en"]
     runs = [
         _run_harness(tasks, generations, ours, folder / f"system{i}")
         for i, generations in enumerate(data["systems"])
     ]
     own = None
-    if _harness_own_configs():
+    if harness_own_configs():
         own = _run_harness(
             tasks, data["systems"][0], [f"tydiqa_goldp_{c}" for c in CODES.values()], folder / "own"
         )
@@ -242,7 +144,7 @@ def test_the_numbers_are_fixed(harness_runs):
     assert got == EXPECTED_GROUP
 
 
-def test_compare_on_two_runs_logs_equals_compare_on_their_official_files(harness_runs, capsys):
+def test_compare_on_two_runs_logs_equals_compare_on_theirofficial_files(harness_runs, capsys):
     runs = [str(harness_runs["folder"] / f"system{i}" / "run") for i in range(2)]
     settings = ["--names", "A", "B", "--resamples", "400", "--seed", "7"]
     from_logs = _taskeval(capsys, "compare", "tydiqa_goldp", "--lm-eval-logs", *runs, *settings)
