@@ -22,7 +22,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .inputs import _csv_rows, evidence_pairs, file_format, prediction_row_2024, read_official
+from .inputs import csv_rows, evidence_pairs, file_format, prediction_row_2024, read_official
 from .plain_values import shown
 from .rows import check_ids, check_lengths, check_scorable, checked, prediction
 from .scoring import MAX_QUESTIONS, VERDICTS
@@ -97,7 +97,7 @@ def _check_json(report: Any, path: Any) -> list[Any] | None:
 
 def _check_csv(report: Any, path: Any) -> list[Any] | None:
     try:
-        rows = _csv_rows(path, ("id", "evi", "label"))
+        rows = csv_rows(path, ("id", "evi", "label"))
     except (OSError, ValueError) as error:
         report.error(str(error), file=path)
         return None
@@ -128,7 +128,7 @@ def _expected(report: Any, files: Any, claims: list, csv_format: bool) -> None:
     for path in files.inputs:
         if csv_format:
             try:
-                wanted = [row["id"] for row in _csv_rows(path, ("id",))]
+                wanted = [row["id"] for row in csv_rows(path, ("id",))]
             except (OSError, ValueError) as error:
                 report.error(str(error), file=path)
                 continue

@@ -92,7 +92,9 @@ def read_2024(predictions: str | os.PathLike, references: str | os.PathLike) -> 
     return rows
 
 
-def _csv_rows(path: str | os.PathLike, columns: tuple[str, ...]) -> list[dict]:
+def csv_rows(path: str | os.PathLike, columns: tuple[str, ...]) -> list[dict]:
+    """A CSV file's rows as dicts of texts, refused (naming the file) when a column of
+    ``columns`` is missing or the file is not UTF-8."""
     name = Path(path).name
     try:
         with open(path, encoding="utf-8", newline="") as handle:
@@ -139,8 +141,8 @@ def evidence_pairs(evi: str, at: str) -> list[dict]:
 
 
 def read_2025(predictions: str | os.PathLike, references: str | os.PathLike) -> dict:
-    solution = _csv_rows(references, ("id", "evi", "label", "split"))
-    submission = _csv_rows(predictions, ("id", "evi", "label"))
+    solution = csv_rows(references, ("id", "evi", "label", "split"))
+    submission = csv_rows(predictions, ("id", "evi", "label"))
     gold_ids = {row["id"] for row in solution if row["split"] == "gold"}
     kept = {
         "references": [row for row in solution if row["id"] in gold_ids],

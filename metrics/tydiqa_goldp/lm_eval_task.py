@@ -17,6 +17,7 @@ Plain Python: neither the harness nor ``datasets`` is imported here.
 
 from __future__ import annotations
 
+from .conventions import LM_EVAL_CODES as CODES
 from .plain_values import shown
 from .scoring import LANGUAGES, language_of, percent, question_scores
 
@@ -27,9 +28,8 @@ if TYPE_CHECKING:
 
 # Each metric the tasks report, named apart from the harness's own ``exact_match`` and ``f1``.
 EXACT_MATCH, F1 = "taskeval_exact_match", "taskeval_f1"
-# The task names: the group, and one task per language by the harness's two-letter codes.
+# The group's name; each language's task adds the harness's two-letter code (``CODES``).
 GROUP = "taskeval_tydiqa_goldp"
-CODES = dict(zip(LANGUAGES, ("en", "ar", "bn", "fi", "id", "sw", "ko", "ru", "te")))
 
 
 class InOrder(float):
@@ -54,9 +54,6 @@ class InOrder(float):
         return InOrder(total) if isinstance(total, float) else total
 
     __radd__ = __add__
-
-    def __repr__(self) -> str:
-        return float.__repr__(self)
 
 
 def docs_in(dataset: Any, language: str) -> Any:

@@ -5,7 +5,7 @@ from functools import partial
 
 from taskeval._metrics.tydiqa_goldp.lm_eval_task import docs_in, language_percent, question_result
 
-__all__ = ["docs_in", "language_percent", "question_result"]
+__all__ = ["language_percent", "question_result"]
 
 # Each language task's process_docs: its questions of the split.
 english = partial(docs_in, language="english")

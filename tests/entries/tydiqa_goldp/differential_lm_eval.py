@@ -25,7 +25,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from lm_eval_data import CODES, GROUP, made_up, task_configs  # noqa: E402
+from lm_eval_data import CODES, GROUP, made_up, official_files, task_configs  # noqa: E402
 from replay_lm import Replay  # noqa: E402
 
 from taskeval._metrics.tydiqa_goldp.scoring import AVERAGED, LANGUAGES  # noqa: E402
@@ -33,22 +33,9 @@ from taskeval._metrics.tydiqa_goldp.scoring import AVERAGED, LANGUAGES  # noqa: 
 
 def _official_language(script: Path, rows: list[dict], generations: dict, folder: Path) -> dict:
     """``python evaluate-v1.1.py GOLD PREDICTIONS`` on one language's questions."""
-    qas = [
-        {
-            "id": row["id"],
-            "answers": [{"text": text, "answer_start": 0} for text in row["answers"]["text"]],
-        }
-        for row in rows
-    ]
-    gold = {
-        "version": "1.1",
-        "data": [{"title": "t", "paragraphs": [{"context": "c", "qas": qas}]}],
-    }
-    (folder / "gold.json").write_text(json.dumps(gold, ensure_ascii=False), encoding="utf-8")
-    answers = {row["id"]: generations[row["id"]] for row in rows}
-    (folder / "predictions.json").write_text(json.dumps(answers, ensure_ascii=False), "utf-8")
+    gold, (predictions,) = official_files({"rows": rows, "systems": [generations]}, folder)
     done = subprocess.run(
-        [sys.executable, str(script), str(folder / "gold.json"), str(folder / "predictions.json")],
+        [sys.executable, str(script), str(gold), str(predictions)],
         capture_output=True,
         text=True,
         check=True,
