@@ -309,6 +309,20 @@ def test_the_command_line(tmp_path, capsys):
     assert code == 2 and "required: --references" in err
     code, _, err = run("compare", "tydiqa_goldp", "--lm-eval-logs", str(a), "--names", "x", "y")
     assert code == 2 and "2 names for 1 runs" in err
+    code, _, err = run("compare", "tydiqa_goldp", "--lm-eval-logs", str(a), str(a), "--names", "x")
+    assert code == 2 and "1 names for 2 runs" in err
+    code, _, err = run("compare", "tydiqa_goldp", "--references", "r", "--predictions", "p",
+                       "--names", "x", "y")  # fmt: skip
+    assert code == 2 and "2 names for 1 prediction files" in err
+    code, out, _ = run("compare", "tydiqa_goldp", "--lm-eval-logs", str(a), str(a),
+                       "--names", "x", "y", "--resamples", "20", "--table")  # fmt: skip
+    assert code == 0 and not out.startswith("{") and "x" in out and "y" in out
+    code, out, _ = run("compare", "tydiqa_goldp", "--lm-eval-logs", str(a), "--resamples", "20")
+    assert code == 0 and json.loads(out)["systems"][0]["official"]["f1"] == 100.0
+    # one metric at a time: compare of several metrics reads files only
+    code, _, err = run("compare", "tydiqa_goldp,tydiqa", "--references", "r", "--predictions",
+                       "p", "--lm-eval-logs", str(a))  # fmt: skip
+    assert code == 2 and "unrecognized arguments: --lm-eval-logs" in err
     code, _, err = run("compare", "tydiqa_goldp", "--lm-eval-logs", str(tmp_path / "none"))
     assert code == 1 and "no such file or folder" in err
     code, _, err = run("compare", "fever_score", "--predictions", "p", "--lm-eval-logs", str(a))
